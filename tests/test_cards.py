@@ -1,0 +1,57 @@
+from __future__ import annotations
+
+import pytest
+
+from trickroom import cards
+
+
+@pytest.mark.parametrize(
+    ("text", "code"),
+    [("QS", "QS"), ("qs", "QS"), ("10H", "TH"), ("10h", "TH"), ("th", "TH"), ("A♠", "AS"), ("6♦", "6D"),
+     (" kc ", "KC")],
+)
+def test_parse_card_accepts_common_spellings(text: str, code: str) -> None:
+    assert cards.parse_card(text) == code
+
+
+@pytest.mark.parametrize("text", ["", "Q", "QX", "1S", "5S", "11H", "ZZ"])
+def test_parse_card_rejects_nonsense_with_a_sentence(text: str) -> None:
+    with pytest.raises(cards.CardError, match="not a card"):
+        cards.parse_card(text)
+
+
+def test_parse_cards_and_suits() -> None:
+    assert cards.parse_cards("QS, 7s 10d") == ["QS", "7S", "TD"]
+    assert cards.parse_suit("hearts") == "H"
+    assert cards.parse_suit("♣") == "C"
+    assert cards.parse_suit("d") == "D"
+    assert cards.parse_suit("пики") == "S"
+    with pytest.raises(cards.CardError):
+        cards.parse_suit("stars")
+
+
+def test_decks() -> None:
+    assert len(cards.DECK_36) == len(set(cards.DECK_36)) == 36
+    assert len(cards.DECK_32) == len(set(cards.DECK_32)) == 32
+    assert set(cards.DECK_32) < set(cards.DECK_36)
+    assert not any(c[0] == "6" for c in cards.DECK_32)
+
+
+def test_shuffle_is_deterministic_per_seed_and_deal() -> None:
+    a = cards.shuffled(cards.DECK_36, cards.deal_rng(7, 0))
+    b = cards.shuffled(cards.DECK_36, cards.deal_rng(7, 0))
+    c = cards.shuffled(cards.DECK_36, cards.deal_rng(7, 1))
+    assert a == b
+    assert a != c
+    assert sorted(a) == sorted(cards.DECK_36)
+    assert cards.new_seed() != cards.new_seed()
+
+
+def test_names_for_speech() -> None:
+    assert cards.card_name("QS") == "queen of spades"
+    assert cards.card_name("QS", "ru") == "дама пик"
+    assert cards.card_name("QS", "ru", case="acc") == "даму пик"
+    assert cards.cards_name(["QS", "7S"]) == "queen and seven of spades"
+    assert cards.cards_name(["9D", "JS"]) == "nine of diamonds and jack of spades"
+    assert cards.cards_name(["KD", "8D"], "ru", case="acc") == "короля и восьмёрку бубен"
+    assert cards.card_label("TH", symbols=True) == "10♥"

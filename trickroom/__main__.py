@@ -1,0 +1,3 @@
+from trickroom.cli import main
+
+raise SystemExit(main())

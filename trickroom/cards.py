@@ -1,0 +1,153 @@
+"""Card codes, decks, names for speech, and shuffling.
+
+A card is a two-character code: rank (``6 7 8 9 T J Q K A``) then suit (``S H D C``), e.g. ``TS`` for the
+ten of spades. Everything inside trickroom uses these canonical codes; :func:`parse_card` turns what a person
+types (``10s``, ``q♠``, ``Qs``) into one.
+
+Shuffling is deterministic from a seed so that a table can be replayed from its seed and action log; the seed
+itself comes from :func:`new_seed`, which uses the operating system's randomness for real games.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Iterable, Sequence
+
+RANKS = "6789TJQKA"  # low to high in Bura's ordering; games define their own orders
+SUITS = "SHDC"
+
+SUIT_SYMBOLS = {"♠": "S", "♥": "H", "♦": "D", "♣": "C", "♤": "S", "♡": "H", "♢": "D", "♧": "C"}
+SUIT_TO_SYMBOL = {"S": "♠", "H": "♥", "D": "♦", "C": "♣"}
+
+DECK_36: tuple[str, ...] = tuple(r + s for s in SUITS for r in "6789TJQKA")
+DECK_32: tuple[str, ...] = tuple(r + s for s in SUITS for r in "789TJQKA")
+
+_RANK_ALIASES = {"10": "T", "t": "T", "j": "J", "q": "Q", "k": "K", "a": "A"}
+
+
+class CardError(ValueError):
+    """A card code that cannot be read."""
+
+
+def parse_card(text: str) -> str:
+    """Return the canonical code for ``text`` (``"10s"`` -> ``"TS"``), or raise :class:`CardError`."""
+    raw = text.strip()
+    if len(raw) < 2:
+        raise CardError(f"{text!r} is not a card: write a rank and a suit, like QS or 10H.")
+    rank_part, suit_part = raw[:-1], raw[-1]
+    suit = SUIT_SYMBOLS.get(suit_part) or suit_part.upper()
+    if suit not in SUITS:
+        raise CardError(f"{text!r} is not a card: the suit must be one of S H D C.")
+    rank = rank_part.upper() if rank_part.upper() in RANKS else _RANK_ALIASES.get(rank_part.lower())
+    if rank is None or rank not in RANKS:
+        raise CardError(f"{text!r} is not a card: the rank must be one of 6 7 8 9 10 J Q K A.")
+    return rank + suit
+
+
+def parse_cards(text: str | Iterable[str]) -> list[str]:
+    """Parse several cards separated by spaces or commas (or an iterable of card texts)."""
+    parts = text.replace(",", " ").split() if isinstance(text, str) else list(text)
+    return [parse_card(p) for p in parts]
+
+
+def parse_suit(text: str) -> str:
+    """Return the suit letter for ``S``, ``spades``, ``♠`` and the like, or raise :class:`CardError`."""
+    raw = text.strip()
+    if raw in SUIT_SYMBOLS:
+        return SUIT_SYMBOLS[raw]
+    low = raw.lower()
+    for letter, names in _SUIT_WORDS.items():
+        if low == letter.lower() or low in names:
+            return letter
+    raise CardError(f"{text!r} is not a suit: write S, H, D or C.")
+
+
+def rank_of(card: str) -> str:
+    return card[0]
+
+
+def suit_of(card: str) -> str:
+    return card[1]
+
+
+def new_seed() -> int:
+    """A fresh 63-bit seed from the operating system's randomness, for a real game."""
+    return random.SystemRandom().getrandbits(63)
+
+
+def shuffled(cards: Sequence[str], rng: random.Random) -> list[str]:
+    """Return a shuffled copy of ``cards`` using ``rng`` (never the global random module)."""
+    deck = list(cards)
+    rng.shuffle(deck)
+    return deck
+
+
+def deal_rng(seed: int, deal_number: int) -> random.Random:
+    """The RNG for one deal of a match: depends only on the match seed and the deal's number.
+
+    Keying each deal separately keeps replays simple: deal 5's cards do not depend on how many random
+    numbers earlier deals consumed, or on whether they were prearranged.
+    """
+    return random.Random(f"trickroom/{seed}/{deal_number}")
+
+
+# --- Names for speech -------------------------------------------------------------------------------------
+
+_SUIT_WORDS: dict[str, tuple[str, ...]] = {
+    "S": ("spades", "spade", "пики", "пик", "пика"),
+    "H": ("hearts", "heart", "червы", "черви", "червей", "черва"),
+    "D": ("diamonds", "diamond", "бубны", "бубен", "буби", "бубна"),
+    "C": ("clubs", "club", "трефы", "треф", "крести", "трефа"),
+}
+
+SUIT_NAMES = {
+    "en": {"S": "spades", "H": "hearts", "D": "diamonds", "C": "clubs"},
+    # Nominative plural ("козыри — пики") and genitive plural ("дама пик").
+    "ru": {"S": "пики", "H": "червы", "D": "бубны", "C": "трефы"},
+}
+_SUIT_GENITIVE_RU = {"S": "пик", "H": "червей", "D": "бубен", "C": "треф"}
+
+RANK_NAMES = {
+    "en": {"6": "six", "7": "seven", "8": "eight", "9": "nine", "T": "ten", "J": "jack", "Q": "queen",
+           "K": "king", "A": "ace"},
+    "ru": {"6": "шестёрка", "7": "семёрка", "8": "восьмёрка", "9": "девятка", "T": "десятка", "J": "валет",
+           "Q": "дама", "K": "король", "A": "туз"},
+}
+# Accusative, as in "Анна играет даму пик": the case a card takes after "играет", "кладёт", "бьёт".
+_RANK_ACCUSATIVE_RU = {"6": "шестёрку", "7": "семёрку", "8": "восьмёрку", "9": "девятку", "T": "десятку",
+                       "J": "валета", "Q": "даму", "K": "короля", "A": "туза"}
+
+
+def suit_name(suit: str, lang: str = "en") -> str:
+    return SUIT_NAMES["ru" if lang == "ru" else "en"][suit]
+
+
+def card_name(card: str, lang: str = "en", case: str = "nom") -> str:
+    """A card's spoken name: ``"queen of spades"``, ``"дама пик"`` (``case="acc"``: ``"даму пик"``)."""
+    rank, suit = card[0], card[1]
+    if lang == "ru":
+        word = _RANK_ACCUSATIVE_RU[rank] if case == "acc" else RANK_NAMES["ru"][rank]
+        return f"{word} {_SUIT_GENITIVE_RU[suit]}"
+    return f"{RANK_NAMES['en'][rank]} of {SUIT_NAMES['en'][suit]}"
+
+
+def cards_name(cards: Sequence[str], lang: str = "en", case: str = "nom") -> str:
+    """Several cards as one phrase: ``"queen and seven of spades"`` when they share a suit."""
+    if not cards:
+        return "ничего" if lang == "ru" else "nothing"
+    joiner = " и " if lang == "ru" else " and "
+    if len({c[1] for c in cards}) == 1 and len(cards) > 1:
+        if lang == "ru":
+            table = _RANK_ACCUSATIVE_RU if case == "acc" else RANK_NAMES["ru"]
+            ranks = [table[c[0]] for c in cards]
+            return f"{', '.join(ranks[:-1])}{joiner}{ranks[-1]} {_SUIT_GENITIVE_RU[cards[0][1]]}"
+        ranks = [RANK_NAMES["en"][c[0]] for c in cards]
+        return f"{', '.join(ranks[:-1])}{joiner}{ranks[-1]} of {SUIT_NAMES['en'][cards[0][1]]}"
+    names = [card_name(c, lang, case) for c in cards]
+    return names[0] if len(names) == 1 else f"{', '.join(names[:-1])}{joiner}{names[-1]}"
+
+
+def card_label(card: str, symbols: bool = False) -> str:
+    """Short printed form: ``QS``, or ``Q♠`` with ``symbols``; tens print as ``10``."""
+    rank = "10" if card[0] == "T" else card[0]
+    return rank + (SUIT_TO_SYMBOL[card[1]] if symbols else card[1])

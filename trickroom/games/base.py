@@ -1,0 +1,215 @@
+"""The public game API shared by every game: options, games, matches and event visibility.
+
+A :class:`Game` is a rule set with its options fixed (``load_game("bura", players=3)``); a :class:`Match` is
+one match of it, from the first deal to the end. Matches are pure and deterministic: given the same options,
+seed (or prearranged decks) and actions they produce the same states and events.
+
+Events are JSON-safe dicts with a ``"type"``. An event that only one seat may see whole carries
+``"private_to": seat``; if it also carries ``"secret": [field, ...]`` the other seats see the event without
+those fields, otherwise they do not see it at all. :func:`events_for` applies this for one recipient.
+"""
+
+from __future__ import annotations
+
+from abc import ABC, abstractmethod
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from typing import Any, ClassVar
+
+Event = dict[str, Any]
+JSON = dict[str, Any]
+
+PRIVATE_TO = "private_to"
+SECRET = "secret"
+
+
+class IllegalAction(ValueError):
+    """An action the game does not allow now. The message is a clear English sentence for the player."""
+
+
+class OptionError(ValueError):
+    """An option name or value that the game does not accept."""
+
+
+def events_for(events: Iterable[Event], seat: int | None) -> list[Event]:
+    """The events as ``seat`` may see them (``None``: a spectator), without the visibility markers."""
+    visible: list[Event] = []
+    for event in events:
+        owner = event.get(PRIVATE_TO)
+        if owner is None:
+            visible.append(event)
+            continue
+        if owner == seat:
+            visible.append({k: v for k, v in event.items() if k not in (PRIVATE_TO, SECRET)})
+            continue
+        hidden = event.get(SECRET)
+        if hidden:
+            visible.append({k: v for k, v in event.items() if k not in hidden and k not in (PRIVATE_TO, SECRET)})
+    return visible
+
+
+@dataclass(frozen=True)
+class Option:
+    """One table option, declared once and used by the engine, the server, and both clients."""
+
+    name: str
+    default: Any
+    description: dict[str, str]  # one spoken sentence per language: {"en": ..., "ru": ...}
+    choices: tuple[Any, ...] | None = None  # allowed values, for str/bool/int choices
+    minimum: int | None = None
+    maximum: int | None = None
+    labels: dict[str, dict[str, str]] = field(default_factory=dict)  # lang -> {str(value): label}
+
+    @property
+    def kind(self) -> type:
+        return type(self.default)
+
+    def validate(self, value: Any) -> Any:
+        """Return ``value`` converted to the option's type, or raise :class:`OptionError`."""
+        kind = self.kind
+        if kind is bool:
+            if isinstance(value, str) and value.lower() in ("true", "on", "yes", "1", "false", "off", "no", "0"):
+                value = value.lower() in ("true", "on", "yes", "1")
+            if not isinstance(value, bool):
+                raise OptionError(f"Option {self.name} must be on or off.")
+        elif kind is int:
+            if isinstance(value, bool):
+                raise OptionError(f"Option {self.name} must be a whole number.")
+            try:
+                value = int(value)
+            except (TypeError, ValueError):
+                raise OptionError(f"Option {self.name} must be a whole number.") from None
+        elif kind is str and not isinstance(value, str):
+            raise OptionError(f"Option {self.name} must be one of: {', '.join(map(str, self.choices or ()))}.")
+        if self.choices is not None and value not in self.choices:
+            allowed = ", ".join(str(c) for c in self.choices)
+            raise OptionError(f"Option {self.name} must be one of: {allowed}; got {value!r}.")
+        if self.minimum is not None and value < self.minimum:
+            raise OptionError(f"Option {self.name} must be at least {self.minimum}; got {value}.")
+        if self.maximum is not None and value > self.maximum:
+            raise OptionError(f"Option {self.name} must be at most {self.maximum}; got {value}.")
+        return value
+
+    def to_json(self) -> JSON:
+        return {
+            "name": self.name,
+            "type": self.kind.__name__,
+            "default": self.default,
+            "choices": list(self.choices) if self.choices is not None else None,
+            "minimum": self.minimum,
+            "maximum": self.maximum,
+            "description": dict(self.description),
+            "labels": {lang: dict(m) for lang, m in self.labels.items()},
+        }
+
+
+class Match(ABC):
+    """One match of a game: deals, hands and scores until :attr:`is_over`.
+
+    Every concrete match records ``seed``, the prearranged ``decks`` and the ``actions`` applied (seat and
+    canonical action string), which together are its whole history: :meth:`Game.replay` rebuilds it.
+    """
+
+    game: Game
+    seed: int
+    decks: list[list[str]]
+    actions: list[tuple[int, str]]
+    events: list[Event]  # every event so far, with visibility markers; use events_for() per recipient
+
+    @property
+    @abstractmethod
+    def to_act(self) -> list[int]:
+        """Seats whose move the game waits for (empty only when the match is over)."""
+
+    @abstractmethod
+    def legal_actions(self, seat: int) -> list[str]:
+        """Canonical action strings legal for ``seat`` now; [] when it may do nothing."""
+
+    @abstractmethod
+    def apply(self, seat: int, action: str) -> list[Event]:
+        """Apply ``seat``'s ``action``; return the new events. :class:`IllegalAction` leaves state unchanged."""
+
+    @abstractmethod
+    def view(self, seat: int | None) -> JSON:
+        """What ``seat`` may see now (``None``: a spectator), JSON-safe, cards as codes."""
+
+    @property
+    @abstractmethod
+    def hand_results(self) -> list[JSON]:
+        """One JSON-safe dict per finished hand."""
+
+    @property
+    @abstractmethod
+    def is_over(self) -> bool: ...
+
+    @property
+    @abstractmethod
+    def standings(self) -> JSON:
+        """Scores and ranking so far; ``winner`` is set when the match is over and someone won."""
+
+    @abstractmethod
+    def clone(self) -> Match:
+        """An independent copy, for search: applying actions to it never touches this match."""
+
+
+class Game(ABC):
+    """A rule set with its options fixed. Create with :func:`trickroom.games.load_game`."""
+
+    name: ClassVar[str]
+    title: ClassVar[dict[str, str]]  # {"en": "Bura", "ru": "Бура"}
+    OPTIONS: ClassVar[tuple[Option, ...]]
+    min_players: ClassVar[int]
+    max_players: ClassVar[int]
+
+    def __init__(self, **options: Any) -> None:
+        self.options = self.validate_options(options)
+
+    @classmethod
+    def option(cls, name: str) -> Option:
+        for opt in cls.OPTIONS:
+            if opt.name == name:
+                return opt
+        raise OptionError(f"{cls.title['en']} has no option {name!r}.")
+
+    @classmethod
+    def validate_options(cls, options: dict[str, Any]) -> dict[str, Any]:
+        """All options with defaults filled in; raise :class:`OptionError` on an unknown name or bad value."""
+        known = {opt.name for opt in cls.OPTIONS}
+        unknown = sorted(set(options) - known)
+        if unknown:
+            raise OptionError(f"{cls.title['en']} has no option {unknown[0]!r}; options: {', '.join(sorted(known))}.")
+        return {opt.name: opt.validate(options[opt.name]) if opt.name in options else opt.default
+                for opt in cls.OPTIONS}
+
+    @property
+    def players(self) -> int:
+        return int(self.options.get("players", self.min_players))
+
+    @abstractmethod
+    def new_match(self, seed: int | None = None, decks: Sequence[Sequence[str]] | None = None) -> Match:
+        """A new match. ``seed`` None draws one with :func:`trickroom.cards.new_seed` (kept in ``match.seed``).
+
+        ``decks`` are prearranged decks (card codes, top first) for the 1st, 2nd... deal; later deals are
+        shuffled from the seed.
+        """
+
+    @abstractmethod
+    def describe(self, lang: str = "en") -> str:
+        """The options in one short sentence, for the table list."""
+
+    def determinized_match(self, view: JSON, hidden: JSON) -> Match:
+        """A match whose public state is ``view`` (one seat's view) with the hidden parts filled from ``hidden``.
+
+        For search bots: they sample the cards they cannot see (and supply what they remember, such as Bura
+        points taken) and play the game forward on the result. The keys of ``hidden`` are game-specific and
+        documented by each game. The returned match may lack history (``actions``, ``events`` from before).
+        """
+        raise NotImplementedError(f"{self.name} cannot build a match from a view")
+
+    def replay(self, seed: int, actions: Iterable[tuple[int, str]],
+               decks: Sequence[Sequence[str]] | None = None) -> Match:
+        """Rebuild a match from its history: seed, prearranged decks and actions."""
+        match = self.new_match(seed=seed, decks=decks)
+        for seat, action in actions:
+            match.apply(seat, action)
+        return match
