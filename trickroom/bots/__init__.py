@@ -1,0 +1,46 @@
+"""Bots: every level behind one interface.
+
+A bot sees exactly what a human in its seat sees: the seat's ``view`` and the events as that seat saw them
+(``events_for(match.events, seat)``), never the match itself. Bots are stateless between decisions: all they
+remember is rebuilt from those events, so a bot can take over any seat at any moment (a dropped player, a
+timer that ran out, a server that restarted).
+
+    bot = make_bot("normal", seed=1)
+    action = bot.choose(game, seat, match.view(seat), events_for(match.events, seat), match.legal_actions(seat))
+"""
+
+from __future__ import annotations
+
+import importlib
+from collections.abc import Sequence
+from typing import Any, Protocol
+
+from trickroom.games import Event, Game
+
+LEVELS: dict[str, tuple[str, str]] = {
+    "random": ("trickroom.bots.random_bot", "RandomBot"),
+    "easy": ("trickroom.bots.easy", "EasyBot"),
+    "normal": ("trickroom.bots.normal", "NormalBot"),
+    "hard": ("trickroom.bots.hard", "HardBot"),
+}
+
+
+class Bot(Protocol):
+    level: str
+
+    def choose(self, game: Game, seat: int, view: dict[str, Any], events: Sequence[Event],
+               legal: Sequence[str]) -> str:
+        """One of ``legal`` for ``seat``, from what that seat may see."""
+        ...
+
+
+def make_bot(level: str, seed: int | None = None, budget: float | None = None) -> Bot:
+    """A bot of ``level`` (random, easy, normal, hard); ``seed`` makes it reproducible, ``budget`` is the
+    thinking time in seconds for search levels."""
+    try:
+        module_name, class_name = LEVELS[level]
+    except KeyError:
+        raise ValueError(f"Unknown bot level {level!r}; levels: {', '.join(LEVELS)}.") from None
+    cls = getattr(importlib.import_module(module_name), class_name)
+    bot: Bot = cls(seed=seed, budget=budget)
+    return bot
