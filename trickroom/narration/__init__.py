@@ -54,7 +54,7 @@ def translate(key: str, lang: str = "en", domain: str = "room", **params: Any) -
 def narrate(game: str, event: Mapping[str, Any], seat: int | None, lang: str = "en",
             names: Sequence[str] = ()) -> str | None:
     """One sentence for ``event`` as ``seat`` (None: a spectator) sees it, or None if it is not spoken."""
-    module: Narrator = importlib.import_module(f"trickroom.narration.{game}")  # type: ignore[assignment]
+    module: Narrator = importlib.import_module(f"trickroom.narration.{game}")
     lang = language(lang)
     found = module.message(event, seat, names, lang)
     if found is None:
