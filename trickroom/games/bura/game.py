@@ -1,0 +1,142 @@
+"""The Bura game: its options, new matches, and matches rebuilt from a view for search bots."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any, ClassVar
+
+from trickroom import cards
+from trickroom.games.base import JSON, Game, Option
+from trickroom.games.bura.match import BuraMatch
+from trickroom.games.bura.tables import ID_OF, KINDS_CLASSIC, KINDS_MOSCOW, combination
+
+
+class Bura(Game):
+    """Bura for 2 to 6 players, as docs/rules/bura.md describes it."""
+
+    name: ClassVar[str] = "bura"
+    title: ClassVar[dict[str, str]] = {"en": "Bura", "ru": "Бура"}
+    min_players: ClassVar[int] = 2
+    max_players: ClassVar[int] = 6
+    OPTIONS: ClassVar[tuple[Option, ...]] = (
+        Option("players", 2, {"en": "How many players sit at the table, from 2 to 6.",
+                              "ru": "Сколько игроков за столом, от 2 до 6."}, minimum=2, maximum=6),
+        Option("preset", "classic",
+               {"en": "Which combinations count: classic (Bura, Three Aces, Molodka) or Moscow (Moscow, Bura, "
+                      "Little Moscow, Molodka, with a redeal when one is dealt).",
+                "ru": "Какие комбинации действуют: классика (бура, три туза, молодка) или московская (москва, "
+                      "бура, малая москва, молодка, с пересдачей, если комбинация пришла при сдаче)."},
+               choices=("classic", "moscow"),
+               labels={"en": {"classic": "classic", "moscow": "Moscow"},
+                       "ru": {"classic": "классика", "moscow": "московская"}}),
+        Option("scoring", "pot",
+               {"en": "Play for a pot of chips, or for game points up to a target.",
+                "ru": "Игра на банк фишек или на очки до заданного счёта."},
+               choices=("pot", "points"),
+               labels={"en": {"pot": "pot", "points": "points"}, "ru": {"pot": "банк", "points": "очки"}}),
+        Option("stack", 20, {"en": "Chips each player starts with, when playing for a pot.",
+                             "ru": "Сколько фишек у каждого игрока в начале игры на банк."}, minimum=1, maximum=1000),
+        Option("target", 11, {"en": "Game points needed to win, when playing for points: 11 or 21.",
+                              "ru": "Сколько очков нужно для победы при игре на очки: 11 или 21."},
+               choices=(11, 21)),
+        Option("hand_limit", 0, {"en": "The match ends after this many hands; 0 means no limit.",
+                                 "ru": "Игра заканчивается после стольких раздач; 0 — без ограничения."},
+               minimum=0, maximum=1000),
+        Option("show_points", False, {"en": "Show each player their own card points taken in the hand.",
+                                      "ru": "Показывать каждому игроку его набранные за раздачу очки."}),
+    )
+
+    def new_match(self, seed: int | None = None, decks: Sequence[Sequence[str]] | None = None) -> BuraMatch:
+        return BuraMatch(self, seed=seed, decks=decks)
+
+    def describe(self, lang: str = "en") -> str:
+        o = self.options
+        if lang == "ru":
+            preset = "классика" if o["preset"] == "classic" else "московская"
+            scoring = f"на банк, по {o['stack']} фишек" if o["scoring"] == "pot" else f"на очки до {o['target']}"
+            limit = f", не больше {o['hand_limit']} раздач" if o["hand_limit"] else ""
+            return f"Бура, игроков: {o['players']}, {preset}, {scoring}{limit}."
+        scoring = f"pot, {o['stack']} chips each" if o["scoring"] == "pot" else f"points to {o['target']}"
+        limit = f", at most {o['hand_limit']} hands" if o["hand_limit"] else ""
+        return f"Bura, {o['players']} players, {o['preset']}, {scoring}{limit}."
+
+    def determinized_match(self, view: JSON, hidden: JSON) -> BuraMatch:
+        """A match that continues ``view``'s hand as the real one would if the hidden cards were ``hidden``'s.
+
+        ``view`` is one seat's ``match.view(seat)`` (taken while the match is not over). ``hidden`` holds:
+
+        - ``"hands"``: ``{seat: [cards]}`` for every other seat in the hand (keys may be ints or strings);
+        - ``"stock"``: the undrawn cards, top first, the face-up trump card last while it is undrawn (dead
+          cards that will never be drawn included);
+        - ``"points"``: card points taken so far per seat, as the bot remembers them;
+        - optional ``"won"``: ``{seat: [cards]}`` taken in tricks (only shown when someone claims);
+        - optional ``"answers"``: ``{seat: "pass" | "announce <kind>"}`` for seats that already answered in
+          the current announcement phase; a seat that answered but is missing here answers again;
+        - optional ``"seed"``: the seed for later deals (default 0).
+
+        The result has no history (``actions``, ``events`` and ``hand_results`` start empty) and its hand
+        limit counts from the view's hand number.
+        """
+        match = object.__new__(BuraMatch)
+        match._init_state(self, int(hidden.get("seed", 0)))
+        seat = int(view["seat"])
+        n = match.n
+        match.scores = [int(x) for x in view["scores"]]
+        match.active = [bool(x) for x in view["active"]]
+        match.pot = int(view["pot"])
+        match.dealer = int(view["dealer"])
+        match.deal_count = int(view["deal"])
+        match.hand_number = int(view["hand_number"])
+        match.hands_played = match.hand_number - 1
+        match.in_hand = [bool(x) for x in view["in_hand"]]
+        seats = [s for s in range(n) if match.in_hand[s]]
+        for i, s in enumerate(seats):
+            match.next_seat[s] = seats[(i + 1) % len(seats)]
+        others = _by_seat(hidden.get("hands", {}))
+        match.hands = [[] for _ in range(n)]
+        for s in seats:
+            held = view["hand"] if s == seat else others.get(s, [])
+            match.hands[s] = sorted(ID_OF[cards.parse_card(c)] for c in held)
+            if len(match.hands[s]) != view["hand_sizes"][s]:
+                raise ValueError(f"Seat {s} must hold {view['hand_sizes'][s]} cards.")
+        stock = [ID_OF[cards.parse_card(c)] for c in hidden.get("stock", [])]
+        if len(stock) != view["stock"]:
+            raise ValueError(f"The stock must hold {view['stock']} cards.")
+        match.stock = tuple(stock)
+        match.stock_dead = bool(view["stock_dead"])
+        match.trump = cards.SUITS.index(view["trump"])
+        match.trump_card = ID_OF[view["trump_card"]] if view["trump_card"] else -1
+        match.won_points = [int(x) for x in hidden.get("points", [0] * n)]
+        won = _by_seat(hidden.get("won", {}))
+        match.won_cards = [[ID_OF[cards.parse_card(c)] for c in won.get(s, [])] for s in range(n)]
+        match.tricks_won = [int(x) for x in view["tricks_won"]]
+        match.trick_number = int(view["trick_number"])
+        match.leader = int(view["leader"])
+        match.trick = [(int(p["seat"]), tuple(sorted(ID_OF[c] for c in p["cards"]))) for p in view["trick"]]
+        last = view.get("last_trick")
+        match.last_trick = None if last is None else {
+            "plays": [{"seat": p["seat"], "cards": list(p["cards"])} for p in last["plays"]], "winner": last["winner"]}
+        match.announced = [dict(a, cards=list(a["cards"])) for a in view["announcements"]]
+        if view["phase"] == "announce":
+            kinds = KINDS_MOSCOW if match.moscow else KINDS_CLASSIC
+            known = {s: str(a) for s, a in _by_seat(hidden.get("answers", {})).items() if s != seat}
+            if view.get("my_answer"):
+                known[seat] = str(view["my_answer"])
+            match.phase = "announce"
+            match.combos = {s: combination(match.hands[s], match.trump, match.moscow) for s in seats}
+            match.answers = {s: a for s, a in known.items()
+                             if a == "pass" or (a.split()[-1] in kinds and match.combos[s] == a.split()[-1])}
+            match.pending = [s for s in match._clockwise_in_hand(match.leader) if s not in match.answers]
+            if not match.pending:
+                events: list[Any] = []
+                match._resolve_announcements(events)
+        elif view["phase"] == "play":
+            match._set_turn(int(view["to_act"][0]))
+        else:
+            raise ValueError("A finished match cannot be continued.")
+        return match
+
+
+def _by_seat(mapping: Mapping[Any, Any]) -> dict[int, Any]:
+    return {int(k): v for k, v in mapping.items()}
+
