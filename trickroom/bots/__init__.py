@@ -34,6 +34,25 @@ class Bot(Protocol):
         ...
 
 
+# Thinking time in seconds that the server gives each level (None: the level does not search). The hard level's
+# figure keeps its decisions under 1 s median and 2 s at the 95th percentile on a 2-core machine (docs/bots.md).
+DEFAULT_BUDGETS: dict[str, float | None] = {"random": None, "easy": None, "normal": None, "hard": 0.4}
+
+
+def off_turn_action(bot: Bot, game: Game, seat: int, view: dict[str, Any], events: Sequence[Event],
+                    legal: Sequence[str]) -> str | None:
+    """What ``bot`` does at a moment when the game is not waiting for ``seat``, or None to do nothing.
+
+    Only Bura has such moments: a claim is legal for every seat at any time. A host (server, arena) asks every
+    bot seat after each event; bots that define ``off_turn`` answer, others (random) never act off turn.
+    """
+    method = getattr(bot, "off_turn", None)
+    if method is None:
+        return None
+    action: str | None = method(game, seat, view, events, legal)
+    return action
+
+
 def make_bot(level: str, seed: int | None = None, budget: float | None = None) -> Bot:
     """A bot of ``level`` (random, easy, normal, hard); ``seed`` makes it reproducible, ``budget`` is the
     thinking time in seconds for search levels."""

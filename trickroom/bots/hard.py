@@ -1,0 +1,54 @@
+"""The ``hard`` level: determinized Monte Carlo search over the real engine (trickroom.bots.search).
+
+Thinking time: ``budget`` seconds per decision (default: DEFAULT_BUDGETS["hard"], the server's figure). A
+decision with a single legal action (a claim aside) is answered at once. For reproducible tests, set
+``max_worlds`` (a cap on sampled worlds) and a budget large enough never to be reached. A host that must stop a
+search early (the player came back, the server shuts down) sets ``cancel``; the search then answers with its
+best action so far. Claims in Bura are decided by exact counting, never by search.
+"""
+
+from __future__ import annotations
+
+import random
+import threading
+from collections.abc import Sequence
+from typing import Any
+
+from trickroom.bots import DEFAULT_BUDGETS
+from trickroom.bots.levels import game_module
+from trickroom.bots.search import Budget, SearchResult
+from trickroom.games import Event, Game
+
+
+class HardBot:
+    level = "hard"
+
+    def __init__(self, seed: int | None = None, budget: float | None = None, max_worlds: int | None = None) -> None:
+        self.rng = random.Random(seed)
+        default = DEFAULT_BUDGETS["hard"]
+        self.budget = budget if budget is not None else (default if default is not None else 0.4)
+        self.max_worlds = max_worlds
+        self.cancel = threading.Event()
+        self.last_search: SearchResult | None = None  # for benchmarks and curious tests
+
+    def choose(self, game: Game, seat: int, view: dict[str, Any], events: Sequence[Event],
+               legal: Sequence[str]) -> str:
+        module = game_module(game.name)
+        choices = [a for a in legal if a != "claim"]
+        if len(choices) <= 1 or len(legal) <= 1:
+            # A claim (decided by counting) or the only move: no thinking needed.
+            action: str = module.normal_action(game, seat, view, events, legal, self.rng)
+            self.last_search = None
+            return action
+        budget = Budget(self.budget, self.max_worlds, self.cancel)
+        result: SearchResult = module.hard_search(game, seat, view, events, legal, self.rng, budget)
+        self.last_search = result
+        return result.action
+
+    def off_turn(self, game: Game, seat: int, view: dict[str, Any], events: Sequence[Event],
+                 legal: Sequence[str]) -> str | None:
+        module = game_module(game.name)
+        if not hasattr(module, "normal_off_turn"):
+            return None
+        action: str | None = module.normal_off_turn(game, seat, view, events, legal, self.rng)
+        return action

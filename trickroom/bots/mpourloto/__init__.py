@@ -1,0 +1,64 @@
+"""Mpourloto bots: the easy and normal heuristics, and what the hard level's search needs for this game."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+from typing import Any
+
+from trickroom.bots.mpourloto import policy
+from trickroom.bots.mpourloto.memory import remember, sample_hidden
+from trickroom.bots.search import Budget, SearchResult, flat_search
+from trickroom.games import Event, Game, Match
+
+EASY_RANDOM_PLAY = 0.25  # how often the easy level just plays any legal card
+
+
+def normal_action(game: Game, seat: int, view: dict[str, Any], events: Sequence[Event], legal: Sequence[str],
+                  rng: random.Random) -> str:
+    forbidden = remember(view, events).forbidden if view["phase"] == "play" else None
+    return policy.choose(view, legal, forbidden)
+
+
+def easy_action(game: Game, seat: int, view: dict[str, Any], events: Sequence[Event], legal: Sequence[str],
+                rng: random.Random) -> str:
+    """Bids by feel (a bolder or shyer threshold each time), melds and exchanges like anyone, and plays a card
+    without thinking a quarter of the time."""
+    phase = view["phase"]
+    if phase in ("bidding1", "bidding2"):
+        return policy.bid(view, strength_bonus=rng.uniform(-1.0, 1.0))
+    if phase == "play" and rng.random() < EASY_RANDOM_PLAY:
+        return rng.choice(list(legal))
+    return policy.choose(view, legal)
+
+
+def rollout_action(view: dict[str, Any], legal: Sequence[str]) -> str:
+    return policy.choose(view, legal)
+
+
+def playout(match: Match, seat: int) -> float:
+    """Play ``match`` to the end of its hand with the normal heuristics; ``seat``'s team's points minus the
+    other team's (a thrown-in hand is 0)."""
+    done = len(match.hand_results)
+    while len(match.hand_results) == done and not match.is_over:
+        actor = match.to_act[0]
+        legal = match.legal_actions(actor)
+        match.apply(actor, legal[0] if len(legal) == 1 else rollout_action(match.view(actor), legal))
+    added = match.hand_results[done]["added"]
+    team = seat & 1
+    return float(added[team] - added[1 - team])
+
+
+def hard_search(game: Game, seat: int, view: dict[str, Any], events: Sequence[Event], legal: Sequence[str],
+                rng: random.Random, budget: Budget) -> SearchResult:
+    memory = remember(view, events)
+    fallback = policy.choose(view, legal, memory.forbidden if view["phase"] == "play" else None)
+    actions = list(legal)
+    if view["phase"] == "melds" or view["phase"] == "exchange":
+        return SearchResult(fallback, 0)  # declaring every meld and always exchanging are never worse
+
+    def sample(sample_rng: random.Random) -> Match | None:
+        hidden = sample_hidden(memory, sample_rng)
+        return None if hidden is None else game.determinized_match(view, hidden)
+
+    return flat_search(seat, actions, sample, lambda m, _r: playout(m, seat), budget, rng, fallback)

@@ -1,0 +1,171 @@
+"""Mpourloto heuristics: bidding, the seven, melds and card play. The ``normal`` level, and the playout policy
+of the ``hard`` level's search.
+
+Everything here reads only a seat's view (hand, trick, cards played, trumps, bids) and optional void knowledge,
+so the same functions serve a real seat and a seat inside a searched world.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from trickroom.cards import DECK_32, SUITS
+from trickroom.games.mpourloto.rules import POINTS, POWER, card_power
+
+# How much a card is worth towards taking tricks when its suit is trumps, and when it is not (rough trick
+# equivalents; the jack and nine of trumps are the two best cards of the game).
+TRUMP_STRENGTH = {"J": 3.2, "9": 2.6, "A": 1.6, "T": 1.4, "K": 1.0, "Q": 0.9, "8": 0.7, "7": 0.6}
+PLAIN_STRENGTH = {"A": 1.1, "T": 0.45, "K": 0.2}
+ACCEPT_THRESHOLD = 5.2  # on five cards (plus the turned card's share); tuned so that mesa stays rare
+NAME_THRESHOLD = 5.6
+
+
+def hand_strength(hand: Sequence[str], suit: str) -> float:
+    strength = 0.0
+    for card in hand:
+        if card[1] == suit:
+            strength += TRUMP_STRENGTH[card[0]]
+        else:
+            strength += PLAIN_STRENGTH.get(card[0], 0.0)
+    return strength
+
+
+def bid(view: dict[str, Any], strength_bonus: float = 0.0) -> str:
+    """accept/pass in round one, name S|H|D|C/pass in round two."""
+    seat, dealer = int(view["seat"]), int(view["dealer"])
+    hand = list(view["hand"])
+    face_up = view["face_up"]
+    if view["phase"] == "bidding1":
+        suit = face_up[1]
+        strength = hand_strength(hand, suit) + _turned_share(seat, dealer, face_up, suit) + strength_bonus
+        return "accept" if strength >= ACCEPT_THRESHOLD else "pass"
+    scored = sorted(((hand_strength(hand, suit) + _turned_share(seat, dealer, face_up, suit), suit)
+                     for suit in SUITS), reverse=True)
+    strength, suit = scored[0]
+    return f"name {suit}" if strength + strength_bonus >= NAME_THRESHOLD else "pass"
+
+
+def _turned_share(seat: int, dealer: int, face_up: str, suit: str) -> float:
+    """The turned card goes to the dealer: all of it counts for the dealer, half for the dealer's partner."""
+    value = TRUMP_STRENGTH[face_up[0]] if face_up[1] == suit else PLAIN_STRENGTH.get(face_up[0], 0.0)
+    if seat == dealer:
+        return value
+    if seat == (dealer + 2) & 3:
+        return value / 2
+    return 0.0
+
+
+def meld_or_done(legal: Sequence[str]) -> str:
+    """Declare every meld: declared points always count for the team, and only help against a mesa."""
+    for action in legal:
+        if action.startswith("meld "):
+            return action
+    return "done"
+
+
+def play(view: dict[str, Any], legal_cards: Sequence[str],
+         forbidden: dict[int, set[str]] | None = None) -> str:
+    """The card to play, from ``legal_cards`` (already filtered by the obligations)."""
+    if len(legal_cards) == 1:
+        return legal_cards[0]
+    seat = int(view["seat"])
+    trumps: str = view["trumps"]
+    hand = list(view["hand"])
+    trick = [(int(s), str(c)) for s, c in view["trick"]]
+    power, points = POWER[trumps], POINTS[trumps]
+    outstanding = set(DECK_32) - set(view["played"]) - set(hand)
+
+    def is_master(card: str) -> bool:
+        return not any(c[1] == card[1] and power[c] > power[card] for c in outstanding)
+
+    def cheap(card: str) -> tuple[int, int]:
+        return points[card], power[card]
+
+    if not trick:
+        return _lead(seat, hand, legal_cards, trumps, outstanding, is_master, view, forbidden)
+    led = trick[0][1][1]
+    win_seat, win_power = -1, -1
+    for s, c in trick:
+        p = card_power(c, trumps, led)
+        if p > win_power:
+            win_seat, win_power = s, p
+    last = len(trick) == 3
+    partner = (seat + 2) & 3
+    trick_points = sum(points[c] for _, c in trick)
+    winners = [c for c in legal_cards if card_power(c, trumps, led) > win_power]
+    if win_seat == partner:
+        winning_card = next(c for s, c in trick if s == win_seat)
+        safe = last or (is_master(winning_card) and (winning_card[1] == trumps or not _trumps_out(
+            trumps, outstanding)))
+        if safe:
+            # Give partner points, but keep the jack and nine of trumps for tricks of our own.
+            gifts = [c for c in legal_cards if not (c[1] == trumps and c[0] in "J9")] or list(legal_cards)
+            return max(gifts, key=lambda c: (points[c], -power[c]))
+        return min(legal_cards, key=cheap)
+    if winners:
+        if last:
+            return min(winners, key=cheap)
+        masters = [c for c in winners if is_master(c) and (c[1] == trumps or not _trumps_out(trumps, outstanding))]
+        if masters:
+            return min(masters, key=lambda c: power[c])
+        if trick_points >= 10 or any(c[1] == trumps for c in winners):
+            return max(winners, key=lambda c: power[c]) if trick_points >= 10 else min(winners, key=cheap)
+    return min(legal_cards, key=cheap)
+
+
+def _trumps_out(trumps: str, outstanding: set[str]) -> bool:
+    return any(c[1] == trumps for c in outstanding)
+
+
+def _lead(seat: int, hand: list[str], legal: Sequence[str], trumps: str, outstanding: set[str],
+          is_master: Any, view: dict[str, Any], forbidden: dict[int, set[str]] | None) -> str:
+    power, points = POWER[trumps], POINTS[trumps]
+    my_trumps = [c for c in legal if c[1] == trumps]
+    makers = view.get("trump_team") == (seat & 1)
+    trumps_out = _trumps_out(trumps, outstanding)
+    # Draw trumps with a master trump while the opponents may still hold some.
+    if my_trumps and trumps_out:
+        top = max(my_trumps, key=lambda c: power[c])
+        if is_master(top) and (makers or len(my_trumps) >= 3):
+            return top
+    # Cash plain masters (aces, tens whose ace is gone) while nobody can trump them.
+    plain_masters = [c for c in legal if c[1] != trumps and is_master(c)]
+    if plain_masters:
+        safe = [c for c in plain_masters if not trumps_out or not _opponent_void(seat, c[1], forbidden)]
+        if safe:
+            return max(safe, key=lambda c: (points[c], power[c]))
+    plain = [c for c in legal if c[1] != trumps]
+    if plain:
+        # A low card, not from a suit where it would leave a ten alone.
+        def risk(card: str) -> tuple[int, int, int]:
+            suit_cards = [c for c in hand if c[1] == card[1]]
+            guards_ten = any(c[0] == "T" for c in suit_cards) and len(suit_cards) <= 2
+            return int(guards_ten), points[card], power[card]
+
+        return min(plain, key=risk)
+    return min(legal, key=lambda c: (points[c], power[c]))
+
+
+def _opponent_void(seat: int, suit: str, forbidden: dict[int, set[str]] | None) -> bool:
+    if not forbidden:
+        return False
+    for opponent in ((seat + 1) & 3, (seat + 3) & 3):
+        if all(c in forbidden.get(opponent, set()) for c in DECK_32 if c[1] == suit):
+            return True
+    return False
+
+
+def choose(view: dict[str, Any], legal: Sequence[str], forbidden: dict[int, set[str]] | None = None) -> str:
+    """The normal level's action in any phase."""
+    phase = view["phase"]
+    if len(legal) == 1:
+        return legal[0]
+    if phase in ("bidding1", "bidding2"):
+        return bid(view)
+    if phase == "exchange":
+        return "exchange"  # the face-up card always outranks the seven of the same suit
+    if phase == "melds":
+        return meld_or_done(legal)
+    cards = [a[5:] for a in legal]
+    return "play " + play(view, cards, forbidden)

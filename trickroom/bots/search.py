@@ -1,0 +1,100 @@
+"""Determinized Monte Carlo search: the engine of the ``hard`` level, shared by both games.
+
+At a decision the bot repeatedly samples a world (the hidden cards dealt consistently with what its seat has
+seen, built into a real match with ``Game.determinized_match``), tries every candidate action in that world and
+plays each one out to the end of the hand with a fast heuristic policy for every seat, scoring the result from
+its own seat's point of view. Every candidate is tried in the same worlds (common random numbers), so the
+comparison between actions is fair even with few samples; the action with the best mean wins, and the level's
+heuristic choice breaks ties and is the answer when no world could be searched.
+
+The search stops at its time budget, at an optional cap on worlds (for reproducible tests), or as soon as a
+host sets its ``cancel`` event (a server shutting down, a player who took the seat back). It uses its own seeded
+RNG and touches no shared state, so it can run in a worker thread or process.
+"""
+
+from __future__ import annotations
+
+import random
+import threading
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+
+from trickroom.games import Match
+
+# Worlds searched before the first look at the clock is skipped: a clock read costs little, but this keeps the
+# loop simple to reason about when the budget is tiny (tests).
+MIN_WORLDS = 1
+
+
+@dataclass
+class Budget:
+    seconds: float
+    max_worlds: int | None = None
+    cancel: threading.Event | None = None
+
+    def deadline(self) -> float:
+        return time.perf_counter() + self.seconds
+
+
+@dataclass
+class ActionStats:
+    total: float = 0.0
+    visits: int = 0
+
+    @property
+    def mean(self) -> float:
+        return self.total / self.visits if self.visits else float("-inf")
+
+
+@dataclass
+class SearchResult:
+    action: str
+    worlds: int
+    stats: dict[str, ActionStats] = field(default_factory=dict)
+
+
+Sampler = Callable[[random.Random], Match | None]
+Rollout = Callable[[Match, random.Random], float]
+
+
+def flat_search(seat: int, actions: Sequence[str], sample: Sampler, rollout: Rollout, budget: Budget,
+                rng: random.Random, fallback: str) -> SearchResult:
+    """The action of ``actions`` with the best mean rollout value over sampled worlds.
+
+    ``sample(rng)`` returns a determinized match at this decision with ``seat`` to act (or None when no
+    consistent world was found); ``rollout(match, rng)`` plays it to the end of the hand and returns the value
+    for ``seat``. ``fallback`` (the heuristic choice) wins ties and answers when no world was searched.
+    """
+    stats = {action: ActionStats() for action in actions}
+    deadline = budget.deadline()
+    worlds = 0
+    failures = 0
+    order = list(actions)
+    while True:
+        if budget.max_worlds is not None and worlds >= budget.max_worlds:
+            break
+        if worlds >= MIN_WORLDS and time.perf_counter() >= deadline:
+            break
+        if budget.cancel is not None and budget.cancel.is_set():
+            break
+        world = sample(rng)
+        if world is None:
+            failures += 1
+            if failures > 20 and worlds == 0:
+                break
+            continue
+        worlds += 1
+        rng.shuffle(order)
+        for action in order:
+            trial = world.clone()
+            trial.apply(seat, action)
+            entry = stats[action]
+            entry.total += rollout(trial, rng)
+            entry.visits += 1
+    if worlds == 0:
+        return SearchResult(fallback, 0, stats)
+    # Only compare actions over the worlds every one of them saw (the last world may be cut short: no, each
+    # world runs all actions, so visits are equal); the fallback wins exact ties.
+    best = max(actions, key=lambda a: (stats[a].mean, a == fallback))
+    return SearchResult(best, worlds, stats)
