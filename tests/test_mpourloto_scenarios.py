@@ -391,7 +391,10 @@ def test_mesa_on_less_gives_the_opponents_both_totals() -> None:
 
 
 # Found by random play; tricks: 17 to team 0, 12 to 1, 31 to 0, 21 to 1, 16 to 0, 17 to 1, 17 to 0, 21 to 1 + 10.
-TIE_DECK = ["TC", "QD", "9H", "QS", "9S", "AC", "9D", "QH", "8C", "AH", "QC", "7S", "JS", "8D", "TH", "KS", "TS", "KD", "JC", "7H", "JH", "TD", "AD", "8S", "JD", "KH", "9C", "7C", "AS", "KC", "7D", "8H"]
+TIE_DECK = [
+    "TC", "QD", "9H", "QS", "9S", "AC", "9D", "QH", "8C", "AH", "QC", "7S", "JS", "8D", "TH", "KS",
+    "TS", "KD", "JC", "7H", "JH", "TD", "AD", "8S", "JD", "KH", "9C", "7C", "AS", "KC", "7D", "8H",
+]
 TIE_PLAY = "JS AH 8S KS 8D 9D JD TD 8C AC 7C JH AS 9S 9C TH QC QH TC 7D QS TS KD 8H JC 7H KC AD 7S KH QD 9H"
 
 
