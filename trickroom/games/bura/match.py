@@ -164,6 +164,11 @@ class BuraMatch(Match):
                 self._play(seat, fast, events)
                 self.events.extend(events)
                 return events
+        elif self.phase == "announce" and action == PASS and seat in self.pending:
+            self.actions.append((seat, PASS))
+            self._answer(seat, PASS, events)
+            self.events.extend(events)
+            return events
         canonical = self._check(seat, action)  # raises IllegalAction before anything changes
         self.actions.append((seat, canonical))
         if canonical == CLAIM:
@@ -552,7 +557,6 @@ class BuraMatch(Match):
         self.hands_played += 1
         self.phase = "between"
         self.pending = []
-        self.trick = []
         events.append({"type": "hand_end", **result, "points": result["points"][:], "scores": self.scores[:],
                        "pot_after": self.pot})
         if broke and claimant is not None:

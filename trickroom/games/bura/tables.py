@@ -1,6 +1,7 @@
 """Bura's cards as small ints, and the tables the engine looks things up in instead of parsing codes.
 
-A card id is ``(8 - rank) * 4 + suit`` with rank 0..8 for ``6 7 8 9 T J Q K A`` and suit 0..3 for ``S H D C``.
+A card id is ``(8 - rank) * 4 + suit`` with rank 0..8 for ``6 7 8 9 J Q K T A`` (Bura's order: the ten ranks
+above the king) and suit 0..3 for ``S H D C``.
 Sorting ids ascending therefore gives the canonical card order used in action strings: high rank first,
 and within a rank spades, hearts, diamonds, clubs (``play AS QS 7S``, ``play JS 9D``).
 
@@ -12,13 +13,14 @@ from __future__ import annotations
 
 from itertools import combinations
 
-from trickroom.cards import RANKS, SUITS
+from trickroom.cards import SUITS
 
+BURA_RANKS = "6789JQKTA"  # low to high: the ten ranks just below the ace (B1)
 N_CARDS = 36
-CODES: tuple[str, ...] = tuple(RANKS[8 - i // 4] + SUITS[i % 4] for i in range(N_CARDS))
+CODES: tuple[str, ...] = tuple(BURA_RANKS[8 - i // 4] + SUITS[i % 4] for i in range(N_CARDS))
 ID_OF: dict[str, int] = {code: i for i, code in enumerate(CODES)}
 SUIT: tuple[int, ...] = tuple(i % 4 for i in range(N_CARDS))
-RANK: tuple[int, ...] = tuple(8 - i // 4 for i in range(N_CARDS))  # 0 = six ... 8 = ace
+RANK: tuple[int, ...] = tuple(8 - i // 4 for i in range(N_CARDS))  # 0 = six ... 7 = ten, 8 = ace
 _POINTS_BY_RANK = {"A": 11, "T": 10, "K": 4, "Q": 3, "J": 2}
 POINTS: tuple[int, ...] = tuple(_POINTS_BY_RANK.get(code[0], 0) for code in CODES)
 ACE, SIX = 8, 0

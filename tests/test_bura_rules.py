@@ -1,0 +1,472 @@
+"""Scenario tests with prearranged decks, one or more per ruling B1-B11 (/work/shared/rulings.md)."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+
+import pytest
+
+from trickroom import cards
+from trickroom.games import IllegalAction, OptionError, events_for, load_game
+from trickroom.games.bura import BuraMatch
+from trickroom.games.bura.tables import BEATS, ID_OF, POINTS, combination, play_beats
+
+FILLER = [r + s for r in "6789TJQKA" for s in "SHDC"]  # low cards first, suits mixed
+
+
+def deck_for(players: int, hands: Mapping[int, Sequence[str]], trump: str, stock: Sequence[str] = (),
+             dealer: int = 0) -> list[str]:
+    """A deck that deals ``hands`` (seat -> 3 cards) with ``trump`` face up and ``stock`` on top of the stock.
+
+    Seats not named get the lowest remaining cards; the rest of the stock follows in FILLER order.
+    """
+    used = {c for hand in hands.values() for c in hand} | {trump} | set(stock)
+    spare = [c for c in FILLER if c not in used]
+    full = {s: list(hands[s]) if s in hands else [spare.pop(0) for _ in range(3)] for s in range(players)}
+    order = [(dealer + 1 + i) % players for i in range(players)]
+    deck = [full[s][r] for r in range(3) for s in order]
+    deck += [trump, *stock, *spare]
+    assert sorted(deck) == sorted(cards.DECK_36)
+    return deck
+
+
+def new(players: int = 2, decks: Sequence[Sequence[str]] = (), **options: object) -> BuraMatch:
+    match = load_game("bura", players=players, **options).new_match(seed=99, decks=decks)
+    assert isinstance(match, BuraMatch)
+    return match
+
+
+def pass_all(match: BuraMatch) -> None:
+    while match.phase == "announce":
+        match.apply(match.to_act[0], "pass")
+
+
+def play(match: BuraMatch, *plays: str) -> None:
+    """Pass any announcements, then make each play by whoever is to act."""
+    for cards_text in plays:
+        pass_all(match)
+        match.apply(match.to_act[0], "play " + cards_text)
+
+
+def finish_trick(match: BuraMatch) -> None:
+    while match.phase == "play" and match.trick:
+        seat = match.to_act[0]
+        match.apply(seat, match.legal_actions(seat)[0])
+
+
+def types(events: Sequence[Mapping[str, object]]) -> list[object]:
+    return [e["type"] for e in events]
+
+
+# --- B1 ---------------------------------------------------------------------------------------------------
+
+def test_card_values_sum_to_120_and_players_2_to_6() -> None:
+    assert sum(POINTS) == 120
+    assert [POINTS[ID_OF[c]] for c in ("AS", "TS", "KS", "QS", "JS", "9S", "6S")] == [11, 10, 4, 3, 2, 0, 0]
+    game = load_game("bura")
+    assert game.options == {"players": 2, "preset": "classic", "scoring": "pot", "stack": 20, "target": 11,
+                             "hand_limit": 0, "show_points": False}
+    for bad in ({"players": 1}, {"players": 7}, {"target": 15}, {"preset": "odessa"}, {"stack": 0}):
+        with pytest.raises(OptionError):
+            load_game("bura", **bad)
+
+
+# --- B2, B3 -----------------------------------------------------------------------------------------------
+
+def test_deal_one_at_a_time_from_dealers_left_then_trump_card_last_of_stock() -> None:
+    deck = list(cards.DECK_36)
+    match = new(3, [deck])
+    # Dealer 0: cards go to seats 1, 2, 0, 1, 2, 0, ...; the 10th card is turned up.
+    assert match.view(1)["hand"] == ["QS", "9S", "6S"]
+    assert match.view(2)["hand"] == ["TS", "KS", "7S"]  # hands are kept in canonical order
+    assert match.view(0)["hand"] == ["AS", "JS", "8S"]
+    view = match.view(None)
+    assert (view["trump"], view["trump_card"], view["stock"], view["hand"]) == ("H", "6H", 27, None)
+    assert match.stock[-1] == ID_OF["6H"] and match.stock[0] == ID_OF["7H"]
+    assert view["leader"] == 1 and match.to_act == [1, 2, 0]  # everyone answers the announcement pause
+    two = new(2, [deck])
+    assert two.view(None)["leader"] == 1  # the non-dealer leads
+
+
+# --- B4 ---------------------------------------------------------------------------------------------------
+
+def test_lead_is_one_suit_and_followers_play_as_many_cards_of_any_suit() -> None:
+    deck = deck_for(2, {1: ["AS", "KS", "7H"], 0: ["6C", "8D", "JH"]}, trump="9C")
+    match = new(2, [deck])
+    pass_all(match)
+    assert match.legal_actions(1) == ["play AS", "play KS", "play 7H", "play AS KS", "claim"]
+    with pytest.raises(IllegalAction, match="one suit"):
+        match.apply(1, "play AS 7H")
+    match.apply(1, "play ks a♠")  # any order, any spelling
+    assert match.actions[-1] == (1, "play AS KS")
+    assert match.legal_actions(0) == ["play JH 8D", "play JH 6C", "play 8D 6C", "claim"]
+    with pytest.raises(IllegalAction, match="exactly 2"):
+        match.apply(0, "play 6C")
+    match.apply(0, "play 6C 8D")  # a trump and a plain card: no duty to follow suit
+    assert match.last_trick is not None and match.last_trick["winner"] == 1  # 6C beats a spade, 8D beats nothing
+
+
+# --- B5 ---------------------------------------------------------------------------------------------------
+
+def ids(text: str) -> tuple[int, ...]:
+    return tuple(sorted(ID_OF[c] for c in text.split()))
+
+
+def test_beating_example_of_the_request() -> None:
+    diamonds = BEATS[2]
+    assert play_beats(ids("9D JS"), ids("QS 7S"), diamonds)
+    assert play_beats(ids("KD 8D"), ids("9D JS"), diamonds)
+    assert not play_beats(ids("8D 9S"), ids("9D JS"), diamonds)
+    assert not play_beats(ids("QS 7S"), ids("QS 7S"), diamonds)
+    assert play_beats(ids("AS 6D 7H"), ids("KS TH 9C"), diamonds) is False  # 7H cannot beat TH or 9C... paired
+    assert play_beats(ids("AS AH 6D"), ids("KS TH 9C"), diamonds)
+
+
+@pytest.mark.parametrize(("last", "winner"), [("KD 8D", 0), ("8D 9S", 2)])
+def test_trick_goes_to_the_last_play_that_beat_the_winning_one(last: str, winner: int) -> None:
+    third = "KD 8D 7C" if last == "KD 8D" else "8D 9S 7C"
+    deck = deck_for(3, {1: ["QS", "7S", "6H"], 2: ["9D", "JS", "6C"], 0: third.split()}, trump="TD")
+    match = new(3, [deck])
+    play(match, "QS 7S", "9D JS", last)
+    assert match.last_trick is not None and match.last_trick["winner"] == winner
+    assert match.won_points[winner] == 3 + 2 + (4 if last == "KD 8D" else 0)
+
+
+def test_leader_keeps_the_trick_when_no_one_beats_the_lead() -> None:
+    deck = deck_for(3, {1: ["7S", "6H", "8C"], 2: ["6S", "9H", "JC"], 0: ["AH", "TH", "KC"]}, trump="QD")
+    match = new(3, [deck])
+    play(match, "7S", "6S", "AH")
+    assert match.last_trick is not None and match.last_trick["winner"] == 1
+    assert match.won_points == [0, 11, 0]
+
+
+# --- B6 ---------------------------------------------------------------------------------------------------
+
+def test_draws_go_round_from_the_tricks_winner() -> None:
+    deck = deck_for(3, {1: ["7S", "6H", "8C"], 2: ["AS", "9H", "JC"], 0: ["6S", "TH", "KC"]}, trump="QD",
+                    stock=["AD", "KD", "JD"])
+    match = new(3, [deck])
+    pass_all(match)
+    events = match.apply(1, "play 7S")
+    events += match.apply(2, "play AS")
+    events += match.apply(0, "play 6S")
+    draws = [(e["seat"], e["card"]) for e in events if e["type"] == "draw"]
+    assert draws == [(2, "AD"), (0, "KD"), (1, "JD")]
+    seen_by_0 = [e for e in events_for(events, 0) if e["type"] == "draw"]
+    assert seen_by_0 == [{"type": "draw", "seat": 2}, {"type": "draw", "seat": 0, "card": "KD"},
+                         {"type": "draw", "seat": 1}]
+    assert match.view(2)["leader"] == 2
+
+
+def test_short_stock_with_five_players_leaves_the_trump_card_unused() -> None:
+    match = new(5, [list(cards.DECK_36)])
+    all_events = []
+    for trick in range(1, 6):
+        pass_all(match)
+        for _ in range(5):
+            seat = match.to_act[0]
+            single = next(a for a in match.legal_actions(seat) if len(a.split()) == 2)
+            all_events += match.apply(seat, single)
+        assert match.view(None)["stock"] == max(21 - 5 * trick, 1)
+    view = match.view(None)
+    assert view["hand_sizes"] == [2, 2, 2, 2, 2]
+    assert view["trump_card"] == "QH" and view["stock_dead"]  # the 16th card of the deck
+    assert [e for e in all_events if e["type"] == "stock_closed"] == [{"type": "stock_closed", "count": 1}]
+    assert match.phase == "play"  # no announcement pause with fewer than three cards
+
+
+# Found once by playing seed 0 with first-legal moves: eight single-card tricks, then the winner holds a pair.
+SHORT_THREE = ("QD QC 7H AD 9D AH 6H 6C 6D 8D 9S 9C 7D JC QH AC 9H TS AS TC KH KS 6S JD KC TH 7S 8S QS TD "
+               "8C 7C JH KD 8H JS").split()
+
+
+def test_short_stock_with_three_players_draws_only_whole_rounds() -> None:
+    match = new(3, [SHORT_THREE])
+    for _ in range(8):
+        pass_all(match)
+        seat = match.to_act[0]
+        match.apply(seat, next(a for a in match.legal_actions(seat) if len(a.split()) == 2))
+        finish_trick(match)
+    assert match.view(None)["stock"] == 3 and match.view(None)["hand_sizes"] == [3, 3, 3]
+    pass_all(match)
+    seat = match.to_act[0]
+    match.apply(seat, next(a for a in match.legal_actions(seat) if len(a.split()) == 3))
+    finish_trick(match)
+    view = match.view(None)
+    assert view["stock"] == 0 and view["hand_sizes"] == [2, 2, 2] and view["trump_card"] is None
+    assert not view["stock_dead"]
+
+
+def test_six_players_lead_three_then_two_cards() -> None:
+    # Seat 1 leads three plain spades nobody can beat; the stock then fills every hand again (18 cards),
+    # with hearts AH TH for seat 1 (draws go 1, 2, 3, 4, 5, 0, round after round).
+    hands = {1: ["AS", "TS", "KS"], 2: ["6H", "7H", "9H"], 3: ["JH", "QH", "KH"], 4: ["6S", "7S", "8S"],
+             5: ["9S", "JS", "QS"], 0: ["QD", "KD", "AD"]}
+    spare = ["7C", "8C", "9C", "TC", "JC", "QC", "KC", "AC", "6D", "7D", "8D", "9D", "TD", "JD"]
+    stock = ["AH", *spare[:5], "TH", *spare[5:10], "8H", *spare[10:]]
+    match = new(6, [deck_for(6, hands, trump="6C", stock=stock)])  # clubs trumps: no one holds three
+    pass_all(match)
+    match.apply(1, "play AS TS KS")
+    for seat in (2, 3, 4, 5, 0):
+        match.apply(seat, match.legal_actions(seat)[0])
+    assert match.last_trick is not None and match.last_trick["winner"] == 1  # no one held three trumps higher
+    assert match.view(None)["stock"] == 0 and match.view(1)["hand"] == ["AH", "TH", "8H"]
+    assert match.to_act == [1, 2, 3, 4, 5, 0]  # hands hold three again: an announcement pause (molodka for 1)
+    assert match.legal_actions(1) == ["pass", "announce molodka", "claim"]
+    pass_all(match)
+    match.apply(1, "play AH TH")
+    assert all(len(a.split()) == 3 for a in match.legal_actions(2)[:-1])
+    finish_trick(match)
+    assert match.view(None)["hand_sizes"] == [1] * 6
+    assert match.phase == "play"
+
+
+# --- B7 ---------------------------------------------------------------------------------------------------
+
+# Two players, clubs trumps. Seat 1: AS TH KH; seat 0: TS 6D 7D. Stock top: QH 8D JH 9D 6S 7S ...
+CLAIM_DECK = deck_for(2, {1: ["AS", "TH", "KH"], 0: ["TS", "6D", "7D"]}, trump="7C",
+                      stock=["QH", "8D", "JH", "9D", "6S", "7S"])
+
+
+def test_true_claim_at_exactly_31() -> None:
+    match = new(2, [CLAIM_DECK])
+    play(match, "AS", "TS", "TH", "8D")
+    assert match.won_points == [0, 31]
+    assert match.phase == "announce"
+    assert match.legal_actions(1) == ["pass", "announce molodka", "claim"]  # KH QH JH
+    events = match.apply(1, "claim")
+    claim = next(e for e in events if e["type"] == "claim")
+    assert claim == {"type": "claim", "seat": 1, "points": 31, "right": True, "cards": ["AS", "TS", "TH", "8D"]}
+    result = match.hand_results[0]
+    assert {k: result[k] for k in ("winner", "reason", "claimant", "points")} == {
+        "winner": 1, "reason": "claim", "claimant": 1, "points": [0, 31]}
+    # Pot 2 to seat 1 (19 + 2); the claimant deals the next hand, and both ante again.
+    assert match.scores == [18, 20] and match.pot == 2 and match.dealer == 1 and match.hand_number == 2
+
+
+def test_false_claim_at_30_doubles_the_pot() -> None:
+    match = new(2, [CLAIM_DECK])
+    play(match, "AS", "TS", "KH QH", "8D 7D", "JH", "6D")
+    assert match.won_points == [0, 30]
+    match.apply(1, "claim")
+    result = match.hand_results[0]
+    assert {k: result[k] for k in ("winner", "reason", "claimant", "points")} == {
+        "winner": None, "reason": "false-claim", "claimant": 1, "points": [0, 30]}
+    # Seat 1 paid the pot's 2 chips (pot 4), then both anted for hand 2 (pot 6), dealt by the claimant.
+    assert match.scores == [18, 16] and match.pot == 6 and match.dealer == 1
+
+
+def test_claim_is_legal_off_turn_and_points_mode_scores_it() -> None:
+    match = new(2, [CLAIM_DECK], scoring="points")
+    pass_all(match)
+    match.apply(1, "play AS")
+    assert match.legal_actions(1) == ["claim"] and match.legal_actions(0)[-1] == "claim"
+    match.apply(1, "claim")  # off turn, with 0 points: false
+    assert match.scores == [2, 0] and match.dealer == 1 and match.pot == 0
+
+
+def test_running_points_are_hidden_unless_show_points() -> None:
+    hidden = new(2, [CLAIM_DECK])
+    play(hidden, "AS", "TS")
+    assert "my_points" not in hidden.view(1)
+    assert all("points" not in e for e in hidden.events if e["type"] in ("trick", "play", "draw"))
+    shown = new(2, [CLAIM_DECK], show_points=True)
+    play(shown, "AS", "TS")
+    assert shown.view(1)["my_points"] == 21 and shown.view(0)["my_points"] == 0
+    assert "my_points" not in shown.view(None)
+
+
+# --- B8 ---------------------------------------------------------------------------------------------------
+
+def play_out_without_claims(match: BuraMatch) -> None:
+    start = len(match.hand_results)
+    while len(match.hand_results) == start:
+        seat = match.to_act[0]
+        match.apply(seat, match.legal_actions(seat)[0])  # pass, or the first play; never claim
+
+
+def test_no_claim_everyone_antes_again_and_the_same_dealer_deals() -> None:
+    match = new(2, [list(cards.DECK_36)])
+    play_out_without_claims(match)
+    result = match.hand_results[0]
+    assert (result["winner"], result["reason"], result["claimant"]) == (None, "no-claim", None)
+    assert sum(result["points"]) == 120
+    assert match.pot == 4 and match.scores == [18, 18] and match.dealer == 0 and match.hand_number == 2
+
+
+# --- B9 ---------------------------------------------------------------------------------------------------
+
+def test_one_bura_wins_the_hand_and_answers_stay_secret_until_all_answered() -> None:
+    deck = deck_for(3, {2: ["AH", "9H", "6H"]}, trump="7H")
+    match = new(3, [deck])
+    assert match.legal_actions(2) == ["pass", "announce bura", "claim"]
+    assert match.legal_actions(1) == ["pass", "claim"]
+    with pytest.raises(IllegalAction, match="do not hold"):
+        match.apply(1, "announce bura")
+    events = match.apply(2, "announce bura")
+    assert events_for(events, 0) == [{"type": "answer", "seat": 2}]
+    assert match.view(0)["announcements"] == [] and match.to_act == [1, 0]
+    match.apply(1, "pass")
+    events = match.apply(0, "pass")
+    announced = next(e for e in events if e["type"] == "announced")
+    assert announced["announcements"] == [{"seat": 2, "kind": "bura", "cards": ["AH", "9H", "6H"]}]
+    result = match.hand_results[0]
+    assert (result["winner"], result["reason"]) == (2, "bura")
+    # Seat 2 took the pot of 3 (19 + 3), and everyone anted again for hand 2, dealt by seat 2.
+    assert match.scores == [18, 18, 21] and match.dealer == 2 and match.pot == 3
+
+
+@pytest.mark.parametrize("second_announces", [True, False])
+def test_two_buras_the_earliest_leads_and_the_other_holder_plays_theirs(second_announces: bool) -> None:
+    deck = deck_for(4, {1: ["6D", "7D", "8D"], 3: ["AD", "KD", "QD"], 2: ["AS", "AH", "AC"]}, trump="9D")
+    match = new(4, [deck])
+    match.apply(1, "announce bura")
+    match.apply(2, "announce aces")
+    events = match.apply(3, "announce bura" if second_announces else "pass")
+    events += match.apply(0, "pass")
+    plays = [(e["seat"], e["cards"]) for e in events if e["type"] == "play"]
+    assert plays == [(1, ["8D", "7D", "6D"]), (3, ["AD", "KD", "QD"])]
+    result = match.hand_results[0]
+    assert (result["winner"], result["reason"], result["points"]) == (3, "bura", [0, 0, 0, 18])
+
+
+def test_three_aces_take_the_lead_over_a_molodka_and_are_led_together() -> None:
+    deck = deck_for(3, {1: ["KS", "9S", "7S"], 2: ["AS", "AH", "AC"], 0: ["6D", "TH", "JC"]}, trump="8D")
+    match = new(3, [deck])
+    match.apply(1, "announce molodka")
+    match.apply(2, "announce aces")
+    events = match.apply(0, "pass")
+    announced = next(e for e in events if e["type"] == "announced")
+    assert announced["leader"] == 2 and [a["seat"] for a in announced["announcements"]] == [1, 2]
+    assert match.trick == [(2, tuple(sorted(ID_OF[c] for c in ("AS", "AH", "AC"))))]
+    assert match.to_act == [0] and match.legal_actions(0) == ["play TH JC 6D", "claim"]  # canonical order: A T K Q J 9 8 7 6
+    match.apply(0, "play TH JC 6D")  # 6D trumps an ace, but every ace must be beaten
+    match.apply(1, "play KS 9S 7S")
+    assert match.last_trick is not None and match.last_trick["winner"] == 2
+
+
+def test_molodka_takes_the_lead_and_same_kind_goes_to_the_earliest() -> None:
+    deck = deck_for(3, {1: ["6S", "7H", "8C"], 2: ["KS", "9S", "7S"], 0: ["KH", "9H", "8H"]}, trump="8D")
+    match = new(3, [deck])
+    match.apply(0, "announce molodka")  # answers may come in any order
+    match.apply(1, "pass")
+    match.apply(2, "announce molodka")
+    assert match.leader == 2 and match.to_act == [0]  # seat 2 would play before seat 0 (leader was 1)
+
+
+def test_combinations_by_preset() -> None:
+    def kind(hand: str, trump: str, moscow: bool) -> str | None:
+        return combination(sorted(ID_OF[c] for c in hand.split()), "SHDC".index(trump), moscow)
+    assert kind("AS AH AD", "C", False) == "aces" and kind("AS AH AD", "C", True) == "moscow"
+    assert kind("6S 6H 6D", "S", True) == "little-moscow" and kind("6S 6H 6D", "C", True) is None
+    assert kind("6S 6H 6D", "S", False) is None
+    assert kind("6C 7C 9C", "C", True) == "bura" and kind("6C 7C 9C", "H", False) == "molodka"
+
+
+# --- B10 --------------------------------------------------------------------------------------------------
+
+def test_moscow_preset_redeals_a_dealt_combination_without_ante() -> None:
+    first = deck_for(2, {1: ["KS", "9S", "7S"], 0: ["6D", "TH", "JC"]}, trump="8D")
+    second = deck_for(2, {1: ["KS", "9H", "7S"], 0: ["6D", "TH", "JC"]}, trump="8D")
+    match = new(2, [first, second], preset="moscow")
+    assert match.hand_results[0]["reason"] == "redeal" and match.hand_results[0]["winner"] is None
+    assert match.deal_count == 2 and match.hand_number == 1 and match.pot == 2 and match.dealer == 0
+    assert match.view(1)["hand"] == ["KS", "9H", "7S"]
+    assert match.phase == "play" and match.to_act == [1]  # no announcement pause in the first trick
+
+
+def test_moscow_outranks_bura() -> None:
+    # Diamonds trumps. Trick 1: 7C, 8S, 6C (seat 1 keeps it); the draws give seat 1 a third ace, seat 2 a Bura.
+    deck = deck_for(3, {1: ["AS", "AH", "7C"], 2: ["KD", "QD", "8S"], 0: ["JD", "TD", "6C"]}, trump="9D",
+                    stock=["AC", "7D", "9S"])
+    match = new(3, [deck], preset="moscow")
+    play(match, "7C", "8S", "6C")
+    assert match.legal_actions(1) == ["pass", "announce moscow", "claim"]
+    assert match.legal_actions(2) == ["pass", "announce bura", "claim"]
+    with pytest.raises(IllegalAction):
+        match.apply(1, "announce aces")
+    match.apply(1, "announce moscow")
+    match.apply(2, "announce bura")
+    match.apply(0, "pass")
+    result = match.hand_results[0]
+    assert (result["winner"], result["reason"]) == (1, "moscow")
+
+
+def test_little_moscow_leads_but_bura_outranks_it() -> None:
+    deck = deck_for(3, {1: ["6S", "6H", "QC"], 2: ["KD", "QD", "8S"], 0: ["JD", "TD", "7C"]}, trump="9D",
+                    stock=["6D", "7D", "9S"])
+    match = new(3, [deck], preset="moscow")
+    play(match, "QC", "8S", "7C")
+    match.apply(1, "announce little-moscow")
+    match.apply(2, "announce bura")
+    match.apply(0, "pass")
+    assert (match.hand_results[0]["winner"], match.hand_results[0]["reason"]) == (2, "bura")
+
+
+# --- B11, B11a ---------------------------------------------------------------------------------------------
+
+def bura_for(seat: int, dealer: int, players: int = 2) -> list[str]:
+    return deck_for(players, {seat: ["AH", "KH", "QH"]}, trump="6H", dealer=dealer)
+
+
+def win_by_bura(match: BuraMatch, seat: int) -> None:
+    match.apply(seat, "announce bura")
+    for other in match.to_act:  # only this pause: the next hand's pause follows at once
+        match.apply(other, "pass")
+
+
+def test_points_scoring_to_the_end_of_the_match() -> None:
+    decks = [bura_for(1, dealer=0)] + [bura_for(1, dealer=1)] * 10
+    match = new(2, decks, scoring="points")
+    for hand in range(1, 12):
+        assert not match.is_over
+        win_by_bura(match, 1)
+        assert match.scores == [0, hand]
+    assert match.is_over and match.standings == {"kind": "seats", "unit": "points", "scores": [0, 11],
+                                                 "active": [True, True], "pot": 0, "winner": 1, "order": [1, 0]}
+    assert match.events[-1] == {"type": "match_end", "winner": 1, "order": [1, 0], "scores": [0, 11]}
+    assert match.to_act == [] and match.legal_actions(0) == [] and match.legal_actions(1) == []
+    with pytest.raises(IllegalAction, match="over"):
+        match.apply(0, "claim")
+
+
+def test_points_tie_at_the_top_plays_on_and_a_tie_at_the_hand_limit_has_no_winner() -> None:
+    match = new(3, [bura_for(1, dealer=0, players=3)], scoring="points", hand_limit=2)
+    win_by_bura(match, 1)  # seat 1: 1 point; next dealer 1
+    match.apply(2, "claim")  # false: seats 0 and 1 get 2 each
+    assert match.is_over and match.scores == [2, 3, 0] and match.standings["winner"] == 1
+    tie = new(2, [list(cards.DECK_36)], scoring="points", hand_limit=1)
+    play_out_without_claims(tie)
+    assert tie.is_over and tie.standings["winner"] is None and tie.scores == [0, 0]
+
+
+def test_pot_scoring_to_the_end_players_without_chips_leave() -> None:
+    decks = [bura_for(1, dealer=0)] + [bura_for(1, dealer=1)] * 3
+    match = new(2, decks, stack=3)
+    after = []
+    for _ in range(3):
+        win_by_bura(match, 1)
+        after.append(match.hand_results[-1]["pot"])
+    assert after == [2, 2, 2]  # each hand's pot: two antes, taken by the Bura
+    # Seat 0 could not ante for the fourth hand: it left, and seat 1 won the match.
+    assert match.is_over and match.standings["winner"] == 1
+    assert match.standings["active"] == [False, True] and match.scores == [0, 6] and match.pot == 0
+    assert [e["type"] for e in match.events[-2:]] == ["leave", "match_end"]
+
+
+def test_false_claimant_who_cannot_pay_leaves_and_the_next_on_the_left_deals() -> None:
+    match = new(3, [list(cards.DECK_36)], stack=2)
+    assert match.pot == 3 and match.scores == [1, 1, 1]
+    events = match.apply(1, "claim")  # owes the pot's 3 chips, has 1
+    assert {"type": "leave", "seat": 1} in events
+    assert match.active == [True, False, True] and match.dealer == 2 and match.pot == 4 + 2
+    assert match.scores == [0, 0, 0] and match.view(None)["hand_sizes"] == [3, 0, 3]
+    assert match.to_act == [0, 2] and match.legal_actions(1) == []
+
+
+def test_hand_limit_in_pot_mode_ranks_by_chips() -> None:
+    match = new(2, [bura_for(1, dealer=0)], hand_limit=1)
+    win_by_bura(match, 1)
+    assert match.is_over and match.standings["winner"] == 1 and match.standings["order"] == [1, 0]
+    assert match.scores == [19, 21] and match.hand_number == 1
+
