@@ -1,0 +1,264 @@
+"""Helpers for the server tests: a room on a free 127.0.0.1 port (in a thread or a real process) and a
+websocket test client that keeps every message it received.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import os
+import queue
+import random
+import socket
+import subprocess
+import sys
+import threading
+import time
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import Any
+
+import uvicorn
+from websockets.exceptions import ConnectionClosed
+from websockets.sync.client import ClientConnection, connect
+
+from trickroom.server.app import create_app
+from trickroom.server.settings import Settings
+
+Message = dict[str, Any]
+TIMEOUT = 20.0
+
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        port: int = sock.getsockname()[1]
+        return port
+
+
+class ThreadServer:
+    """The room's ASGI app under uvicorn in a background thread."""
+
+    def __init__(self, **settings: Any) -> None:
+        self.port = free_port()
+        values = {"host": "127.0.0.1", "port": self.port, "timer_minimum": 1, "log_level": "warning",
+                  "replacement_bot": "random", **settings}
+        self.settings = Settings(**values)
+        self.app = create_app(self.settings)
+        config = uvicorn.Config(self.app, host="127.0.0.1", port=self.port, log_config=None, lifespan="on",
+                                ws_max_size=65536, log_level="warning")
+        self.server = uvicorn.Server(config)
+        self.thread = threading.Thread(target=self.server.run, daemon=True)
+
+    @property
+    def url(self) -> str:
+        return f"ws://127.0.0.1:{self.port}/ws"
+
+    @property
+    def http(self) -> str:
+        return f"http://127.0.0.1:{self.port}"
+
+    def start(self) -> ThreadServer:
+        self.thread.start()
+        deadline = time.monotonic() + TIMEOUT
+        while not self.server.started:
+            if time.monotonic() > deadline or not self.thread.is_alive():
+                raise RuntimeError("the test server did not start")
+            time.sleep(0.02)
+        return self
+
+    def stop(self) -> None:
+        self.server.should_exit = True
+        self.thread.join(timeout=TIMEOUT)
+
+
+class ProcessServer:
+    """The real ``trickroom serve`` command in a subprocess, for crash tests."""
+
+    def __init__(self, db_path: Path, port: int | None = None, **env: str) -> None:
+        self.port = port or free_port()
+        self.db_path = db_path
+        self.env = {**os.environ, "TRICKROOM_TIMER_MINIMUM": "1", "TRICKROOM_REPLACEMENT_BOT": "random",
+                    "TRICKROOM_LOG_LEVEL": "warning", **env}
+        self.process: subprocess.Popen[bytes] | None = None
+
+    @property
+    def url(self) -> str:
+        return f"ws://127.0.0.1:{self.port}/ws"
+
+    def start(self) -> ProcessServer:
+        self.process = subprocess.Popen(
+            [sys.executable, "-m", "trickroom", "serve", "--host", "127.0.0.1", "--port", str(self.port),
+             "--db", f"sqlite:///{self.db_path}"],
+            env=self.env, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+        deadline = time.monotonic() + TIMEOUT
+        while True:
+            if self.process.poll() is not None:
+                raise RuntimeError(f"server exited: {self.process.stderr.read().decode() if self.process.stderr else ''}")
+            with contextlib.suppress(OSError), socket.create_connection(("127.0.0.1", self.port), timeout=0.2):
+                return self
+            if time.monotonic() > deadline:
+                raise RuntimeError("the server process did not start")
+            time.sleep(0.05)
+
+    def kill(self) -> None:
+        assert self.process is not None
+        self.process.kill()  # SIGKILL: no clean shutdown at all
+        self.process.wait(timeout=TIMEOUT)
+        self.close_pipes()
+
+    def stop(self) -> None:
+        if self.process is not None and self.process.poll() is None:
+            self.process.terminate()
+            try:
+                self.process.wait(timeout=TIMEOUT)
+            except subprocess.TimeoutExpired:
+                self.process.kill()
+                self.process.wait()
+        self.close_pipes()
+
+    def close_pipes(self) -> None:
+        assert self.process is not None
+        for pipe in (self.process.stdout, self.process.stderr):
+            if pipe is not None:
+                pipe.close()
+
+
+class Client:
+    """A websocket client for tests: a reader thread files every message; ``wait`` finds the next match."""
+
+    def __init__(self, url: str, origin: str | None = None) -> None:
+        headers = {"Origin": origin} if origin else None
+        self.ws: ClientConnection = connect(url, open_timeout=TIMEOUT, additional_headers=headers,
+                                            max_size=2**22)
+        self.inbox: queue.Queue[Message | None] = queue.Queue()
+        self.history: list[Message] = []
+        self.user: Message | None = None
+        self.token: str | None = None
+        self.closed = False
+        self.reader = threading.Thread(target=self._read, daemon=True)
+        self.reader.start()
+        self.hello = self.wait(type="hello")
+
+    def _read(self) -> None:
+        try:
+            for raw in self.ws:
+                self.inbox.put(json.loads(raw))
+        except ConnectionClosed:
+            pass
+        finally:
+            self.closed = True
+            self.inbox.put(None)
+
+    def send(self, **message: Any) -> None:
+        self.ws.send(json.dumps(message))
+
+    def send_raw(self, raw: str | bytes) -> None:
+        self.ws.send(raw)
+
+    def next(self, timeout: float = TIMEOUT) -> Message:
+        message = self.inbox.get(timeout=timeout)
+        if message is None:
+            self.inbox.put(None)
+            raise ConnectionError("connection closed")
+        self.history.append(message)
+        return message
+
+    def wait(self, predicate: Callable[[Message], bool] | None = None, timeout: float = TIMEOUT,
+             **fields: Any) -> Message:
+        """The next message with these ``fields`` (and satisfying ``predicate``); earlier ones stay in history."""
+        deadline = time.monotonic() + timeout
+        while True:
+            left = deadline - time.monotonic()
+            if left <= 0:
+                raise TimeoutError(f"no message {fields} within {timeout}s; last: {self.history[-5:]}")
+            try:
+                message = self.next(left)
+            except queue.Empty:
+                continue
+            if all(message.get(k) == v for k, v in fields.items()) and (predicate is None or predicate(message)):
+                return message
+
+    def request(self, **message: Any) -> Message:
+        """Send ``message`` with an id and return the reply carrying it back (``re``)."""
+        message.setdefault("id", random.getrandbits(30))
+        self.send(**message)
+        return self.wait(re=message["id"])
+
+    def drain(self, quiet: float = 0.3) -> list[Message]:
+        """Everything that arrives until ``quiet`` seconds pass with nothing new."""
+        got = []
+        while True:
+            try:
+                got.append(self.next(quiet))
+            except queue.Empty:
+                return got
+
+    def login_guest(self, nickname: str) -> Message:
+        welcome = self.request(type="login", nickname=nickname)
+        assert welcome["type"] == "welcome", welcome
+        self.user, self.token = welcome["user"], welcome["token"]
+        return welcome
+
+    def close(self) -> None:
+        self.ws.close()
+        self.reader.join(timeout=5)
+
+
+@contextlib.contextmanager
+def clients(url: str, *names: str) -> Iterator[list[Client]]:
+    made = []
+    try:
+        for name in names:
+            client = Client(url)
+            client.login_guest(name)
+            made.append(client)
+        yield made
+    finally:
+        for client in made:
+            client.close()
+
+
+def choose(legal: list[str], rng: random.Random) -> str:
+    """A test player's move: random, never a claim unless nothing else is possible (as the random bot)."""
+    options = [a for a in legal if a != "claim"] or legal
+    return rng.choice(options)
+
+
+class AutoPlayer:
+    """Plays a seat from a client's ``update``/``your_turn`` messages in a thread, until a stop condition."""
+
+    def __init__(self, client: Client, table: str, seat: int, seed: int,
+                 until: Callable[[Message], bool]) -> None:
+        self.client, self.table, self.seat = client, table, seat
+        self.rng = random.Random(seed)
+        self.until = until
+        self.done = threading.Event()
+        self.error: BaseException | None = None
+        self.thread = threading.Thread(target=self._run, daemon=True)
+
+    def start(self) -> AutoPlayer:
+        self.thread.start()
+        return self
+
+    def _run(self) -> None:
+        try:
+            while True:
+                message = self.client.next(TIMEOUT * 3)
+                if message.get("table") != self.table:
+                    continue
+                if self.until(message):
+                    self.done.set()
+                    return
+                # Every action ends with an update to every member: act on those where this seat is to act.
+                if message["type"] == "update" and self.seat in message["to_act"] and message["legal"]:
+                    self.client.send(type="act", table=self.table, action=choose(message["legal"], self.rng))
+        except BaseException as exc:  # reported by join()
+            self.error = exc
+            self.done.set()
+
+    def join(self, timeout: float = 120) -> None:
+        self.thread.join(timeout)
+        if self.error is not None:
+            raise self.error
+        assert self.done.is_set(), "the autoplayer did not finish"

@@ -1,0 +1,1 @@
+"""Alembic migrations for the room's database, applied programmatically at start (see store.Store.migrate)."""

@@ -1,0 +1,67 @@
+"""Server settings: command-line flags > environment variables ``TRICKROOM_*`` > an optional settings file.
+
+The file is a ``.env``-style file (``KEY=value`` lines, keys with or without the ``TRICKROOM_`` prefix) named by
+``--config`` or ``TRICKROOM_CONFIG``.
+"""
+
+from __future__ import annotations
+
+import os
+from typing import Any
+
+from pydantic import Field
+from pydantic_settings import BaseSettings, SettingsConfigDict
+
+DEFAULT_DB = "sqlite:///trickroom.sqlite3"
+
+
+class Settings(BaseSettings):
+    model_config = SettingsConfigDict(env_prefix="TRICKROOM_", extra="ignore")
+
+    host: str = "127.0.0.1"
+    port: int = 8000
+    db: str = DEFAULT_DB
+    db_schema: str | None = None  # PostgreSQL schema to use (created if missing); None: the default
+    node_id: str = Field(default_factory=lambda: f"node-{os.getpid()}")
+    allowed_origins: list[str] = Field(default_factory=list)  # beside the server's own host
+    static_dir: str | None = None  # None: trickroom/web/static when it exists
+    log_level: str = "info"
+
+    max_message_bytes: int = 8192
+    messages_per_second: float = 20.0
+    message_burst: int = 40
+    chat_length: int = 500
+    login_attempts: int = 5  # per minute, per connection and per user name
+    session_days: int = 30
+
+    timer_minimum: int = 20  # seconds; tests lower it
+    timer_maximum: int = 600
+    timer_warning: int = 10
+    bot_delay_maximum: float = 5.0
+    grace_seconds: float = 60.0  # a dropped player's seat waits this long before a bot plays for them
+    replacement_bot: str = "normal"  # level used for dropped players and timeouts (falls back to random)
+    bot_budget: float = 1.0  # thinking seconds for search bots
+    bot_workers: int = 2
+
+
+def load_settings(config_file: str | None = None, **overrides: Any) -> Settings:
+    """Settings from ``overrides`` (flags; None values ignored), the environment and ``config_file``."""
+    file_values: dict[str, Any] = {}
+    path = config_file or os.environ.get("TRICKROOM_CONFIG")
+    if path:
+        with open(path, encoding="utf-8") as handle:
+            lines = handle.read().splitlines()
+        for raw in lines:
+            line = raw.strip()
+            if not line or line.startswith("#") or "=" not in line:
+                continue
+            key, value = (part.strip() for part in line.split("=", 1))
+            key = key.lower().removeprefix("trickroom_")
+            file_values[key] = value.strip("'\"")
+    env_keys = {k.lower().removeprefix("trickroom_") for k in os.environ if k.upper().startswith("TRICKROOM_")}
+    merged = {k: v for k, v in file_values.items() if k not in env_keys}
+    merged.update({k: v for k, v in overrides.items() if v is not None})
+    origins = merged.get("allowed_origins")
+    if isinstance(origins, str):
+        merged["allowed_origins"] = [o.strip() for o in origins.split(",") if o.strip()]
+    return Settings(**merged)

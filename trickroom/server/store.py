@@ -1,0 +1,256 @@
+"""The database: users, sessions, tables, the action log, statistics. SQLAlchemy 2 async.
+
+A table's whole truth is its row (game, options, seed, seats, settings) plus its action log. The log's
+uniqueness on (table_id, seq) is the fence for several server processes: an owner that lost its lease cannot
+append, because the new owner's append of the same ``seq`` already exists.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from sqlalchemy import (
+    JSON,
+    BigInteger,
+    Boolean,
+    DateTime,
+    Float,
+    ForeignKey,
+    Integer,
+    String,
+    UniqueConstraint,
+    delete,
+    select,
+    update,
+)
+from sqlalchemy.engine import Connection
+from sqlalchemy.ext.asyncio import AsyncEngine, async_sessionmaker, create_async_engine
+from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
+
+MIGRATIONS_DIR = Path(__file__).with_name("migrations")
+
+
+def utcnow() -> dt.datetime:
+    return dt.datetime.now(dt.UTC).replace(tzinfo=None)
+
+
+class Base(DeclarativeBase):
+    pass
+
+
+class UserRow(Base):
+    __tablename__ = "users"
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    username: Mapped[str] = mapped_column(String(40), unique=True)  # lower-cased for lookups
+    name: Mapped[str] = mapped_column(String(40))  # as typed
+    password_hash: Mapped[str] = mapped_column(String(200))
+    preferences: Mapped[dict[str, Any]] = mapped_column(JSON, default=dict)
+    created_at: Mapped[dt.datetime] = mapped_column(DateTime, default=utcnow)
+
+
+class SessionRow(Base):
+    __tablename__ = "sessions"
+    token: Mapped[str] = mapped_column(String(64), primary_key=True)
+    user_id: Mapped[str] = mapped_column(String(40))  # "u12" or a guest id "g..."
+    name: Mapped[str] = mapped_column(String(40))
+    guest: Mapped[bool] = mapped_column(Boolean)
+    preferences: Mapped[dict[str, Any]] = mapped_column(JSON, default=dict)  # guests' preferences
+    expires_at: Mapped[dt.datetime] = mapped_column(DateTime)
+
+
+class TableRow(Base):
+    __tablename__ = "tables"
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    game: Mapped[str] = mapped_column(String(20))
+    options: Mapped[dict[str, Any]] = mapped_column(JSON)
+    settings: Mapped[dict[str, Any]] = mapped_column(JSON)  # name, private, password hash, timer, bot delay...
+    seats: Mapped[list[Any]] = mapped_column(JSON)  # per seat: {"user": summary} | {"bot": level} | null
+    host: Mapped[dict[str, Any]] = mapped_column(JSON)
+    banned: Mapped[list[Any]] = mapped_column(JSON, default=list)
+    invited: Mapped[list[Any]] = mapped_column(JSON, default=list)
+    status: Mapped[str] = mapped_column(String(12), index=True)  # waiting playing paused finished
+    seed: Mapped[int | None] = mapped_column(BigInteger, nullable=True)
+    first_event_seq: Mapped[int | None] = mapped_column(Integer, nullable=True)
+    standings: Mapped[dict[str, Any] | None] = mapped_column(JSON, nullable=True)
+    owner_node: Mapped[str | None] = mapped_column(String(80), nullable=True)  # issue 9: lease holder
+    lease_until: Mapped[dt.datetime | None] = mapped_column(DateTime, nullable=True)
+    created_at: Mapped[dt.datetime] = mapped_column(DateTime, default=utcnow)
+    finished_at: Mapped[dt.datetime | None] = mapped_column(DateTime, nullable=True)
+
+
+class ActionRow(Base):
+    __tablename__ = "actions"
+    __table_args__ = (UniqueConstraint("table_id", "seq", name="uq_actions_table_seq"),)
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    table_id: Mapped[int] = mapped_column(ForeignKey("tables.id", ondelete="CASCADE"), index=True)
+    seq: Mapped[int] = mapped_column(Integer)  # 1, 2, 3... the action's number in the match
+    seat: Mapped[int] = mapped_column(Integer)
+    action: Mapped[str] = mapped_column(String(200))
+    event_seq: Mapped[int] = mapped_column(Integer)  # table journal seq of the action's first event
+    actor: Mapped[str] = mapped_column(String(40))  # user id, or "bot:<level>"
+    created_at: Mapped[dt.datetime] = mapped_column(DateTime, default=utcnow)
+
+
+class StatRow(Base):
+    __tablename__ = "stats"
+    user_id: Mapped[int] = mapped_column(ForeignKey("users.id", ondelete="CASCADE"), primary_key=True)
+    game: Mapped[str] = mapped_column(String(20), primary_key=True)
+    played: Mapped[int] = mapped_column(Integer, default=0)
+    won: Mapped[int] = mapped_column(Integer, default=0)
+    mu: Mapped[float] = mapped_column(Float)
+    sigma: Mapped[float] = mapped_column(Float)
+
+
+def async_url(url: str) -> str:
+    """The SQLAlchemy async URL for a plain one: sqlite -> aiosqlite, postgresql -> asyncpg."""
+    for plain, driver in (("sqlite://", "sqlite+aiosqlite://"), ("postgresql://", "postgresql+asyncpg://"),
+                          ("postgres://", "postgresql+asyncpg://")):
+        if url.startswith(plain):
+            return driver + url[len(plain):]
+    return url
+
+
+@dataclass
+class LoggedAction:
+    seq: int
+    seat: int
+    action: str
+    event_seq: int
+
+
+class StaleOwner(Exception):
+    """The action log already holds this (table, seq): someone else owns the table now."""
+
+
+class Store:
+    def __init__(self, url: str, schema: str | None = None) -> None:
+        self.url = async_url(url)
+        self.schema = schema
+        kwargs: dict[str, Any] = {}
+        if self.url.startswith("postgresql") and schema:
+            kwargs["connect_args"] = {"server_settings": {"search_path": schema}}
+        self.engine: AsyncEngine = create_async_engine(self.url, **kwargs)
+        self.sessions = async_sessionmaker(self.engine, expire_on_commit=False)
+
+    async def migrate(self) -> None:
+        """Create the schema (PostgreSQL) and apply every Alembic migration."""
+        if self.url.startswith("postgresql") and self.schema:
+            from sqlalchemy import text
+
+            async with self.engine.begin() as conn:
+                await conn.execute(text(f'CREATE SCHEMA IF NOT EXISTS "{self.schema}"'))
+        async with self.engine.begin() as conn:
+            await conn.run_sync(_upgrade)
+
+    async def close(self) -> None:
+        await self.engine.dispose()
+
+    # Users and sessions
+
+    async def user_by_name(self, username: str) -> UserRow | None:
+        async with self.sessions() as s:
+            return (await s.execute(select(UserRow).where(UserRow.username == username.lower()))).scalar()
+
+    async def create_user(self, username: str, password_hash: str, preferences: dict[str, Any]) -> UserRow:
+        async with self.sessions() as s, s.begin():
+            row = UserRow(username=username.lower(), name=username, password_hash=password_hash,
+                          preferences=preferences)
+            s.add(row)
+        return row
+
+    async def set_user_preferences(self, user_id: int, preferences: dict[str, Any]) -> None:
+        async with self.sessions() as s, s.begin():
+            await s.execute(update(UserRow).where(UserRow.id == user_id).values(preferences=preferences))
+
+    async def user_by_id(self, user_id: int) -> UserRow | None:
+        async with self.sessions() as s:
+            return await s.get(UserRow, user_id)
+
+    async def add_session(self, row: SessionRow) -> None:
+        async with self.sessions() as s, s.begin():
+            s.add(row)
+
+    async def session(self, token: str) -> SessionRow | None:
+        async with self.sessions() as s:
+            row = await s.get(SessionRow, token)
+        if row is None or row.expires_at < utcnow():
+            return None
+        return row
+
+    async def drop_session(self, token: str) -> None:
+        async with self.sessions() as s, s.begin():
+            await s.execute(delete(SessionRow).where(SessionRow.token == token))
+
+    async def set_session_preferences(self, token: str, preferences: dict[str, Any]) -> None:
+        async with self.sessions() as s, s.begin():
+            await s.execute(update(SessionRow).where(SessionRow.token == token).values(preferences=preferences))
+
+    # Tables and the action log
+
+    async def create_table(self, row: TableRow) -> int:
+        async with self.sessions() as s, s.begin():
+            s.add(row)
+            await s.flush()
+            return row.id
+
+    async def save_table(self, table_id: int, **values: Any) -> None:
+        async with self.sessions() as s, s.begin():
+            await s.execute(update(TableRow).where(TableRow.id == table_id).values(**values))
+
+    async def unfinished_tables(self) -> list[TableRow]:
+        async with self.sessions() as s:
+            rows = await s.execute(select(TableRow).where(TableRow.status != "finished").order_by(TableRow.id))
+            return list(rows.scalars())
+
+    async def table(self, table_id: int) -> TableRow | None:
+        async with self.sessions() as s:
+            return await s.get(TableRow, table_id)
+
+    async def append_action(self, table_id: int, seq: int, seat: int, action: str, event_seq: int,
+                            actor: str) -> None:
+        """Write one action; :class:`StaleOwner` if (table, seq) exists already."""
+        from sqlalchemy.exc import IntegrityError
+
+        try:
+            async with self.sessions() as s, s.begin():
+                s.add(ActionRow(table_id=table_id, seq=seq, seat=seat, action=action, event_seq=event_seq,
+                                actor=actor))
+        except IntegrityError as exc:
+            raise StaleOwner(f"table {table_id} already has action {seq}") from exc
+
+    async def actions(self, table_id: int) -> list[LoggedAction]:
+        async with self.sessions() as s:
+            rows = await s.execute(select(ActionRow).where(ActionRow.table_id == table_id).order_by(ActionRow.seq))
+            return [LoggedAction(r.seq, r.seat, r.action, r.event_seq) for r in rows.scalars()]
+
+    # Statistics
+
+    async def stats(self, user_ids: list[int], game: str) -> dict[int, StatRow]:
+        async with self.sessions() as s:
+            rows = await s.execute(select(StatRow).where(StatRow.user_id.in_(user_ids), StatRow.game == game))
+            return {r.user_id: r for r in rows.scalars()}
+
+    async def record_results(self, game: str, results: list[tuple[int, bool, float, float]]) -> None:
+        """(user id, won, new mu, new sigma) for each account that played."""
+        async with self.sessions() as s, s.begin():
+            for user_id, won, mu, sigma in results:
+                row = await s.get(StatRow, (user_id, game))
+                if row is None:
+                    row = StatRow(user_id=user_id, game=game, played=0, won=0, mu=mu, sigma=sigma)
+                    s.add(row)
+                row.played += 1
+                row.won += int(won)
+                row.mu, row.sigma = mu, sigma
+
+
+def _upgrade(connection: Connection) -> None:
+    from alembic import command
+    from alembic.config import Config
+
+    config = Config()
+    config.set_main_option("script_location", str(MIGRATIONS_DIR))
+    config.attributes["connection"] = connection
+    command.upgrade(config, "head")

@@ -1,0 +1,852 @@
+"""One table: its seats and members, its match, the journal of what was said at it, its bots and timers.
+
+A table is owned by exactly one node. Everything reaches it as an *intent* (``handle``), processed one at a
+time under the table's lock; everything leaves it as per-user messages published on the bus (``user:<id>``),
+already filtered for that user's seat and narrated in that user's language.
+
+An action's way: ``match.apply`` (an illegal one changes nothing) -> append to the action log in the store ->
+journal entries -> per-recipient messages. If the store refuses the append (another owner wrote it, issue 9's
+fence, or the database failed) the match is rebuilt from the log and the action is refused.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from trickroom.games import Game, IllegalAction, Match, OptionError, events_for, game_class, load_game
+from trickroom.narration import narrate, translate
+from trickroom.server import metrics
+from trickroom.server.accounts import check_password, hash_password
+from trickroom.server.protocol import Message, ProtocolError
+from trickroom.server.services import Services
+
+log = logging.getLogger("trickroom.table")
+
+WAITING, PLAYING, PAUSED, FINISHED, CLOSED = "waiting", "playing", "paused", "finished", "closed"
+
+
+@dataclass
+class Seat:
+    user: Message | None = None  # user summary of the person who holds the seat
+    bot: str | None = None  # bot level, for a bot's seat
+    connected: bool = False
+    replaced: bool = False  # a bot plays for the person (dropped past the grace period)
+
+    def to_json(self) -> Any:
+        if self.user is not None:
+            return {"user": self.user}
+        if self.bot is not None:
+            return {"bot": self.bot}
+        return None
+
+    @classmethod
+    def from_json(cls, data: Any) -> Seat:
+        if not data:
+            return cls()
+        return cls(user=data.get("user"), bot=data.get("bot"))
+
+
+@dataclass
+class Member:
+    user: Message
+    lang: str = "en"
+
+
+@dataclass
+class Entry:
+    """One journal entry. ``kind``: event (a raw game event with visibility markers), table_event, chat."""
+
+    seq: int
+    kind: str
+    data: dict[str, Any]
+
+
+@dataclass
+class TableSettings:
+    name: str
+    private: bool = False
+    password_hash: str | None = None
+    timer: int = 0
+    bot_delay: float = 0.0
+
+    def to_json(self) -> dict[str, Any]:
+        return {"name": self.name, "private": self.private, "password_hash": self.password_hash,
+                "timer": self.timer, "bot_delay": self.bot_delay}
+
+
+@dataclass
+class Table:
+    services: Services
+    number: int
+    game_name: str
+    options: dict[str, Any]
+    settings: TableSettings
+    seats: list[Seat]
+    host: Message
+    banned: set[str] = field(default_factory=set)
+    invited: set[str] = field(default_factory=set)
+    status: str = WAITING
+    seed: int | None = None
+    match: Match | None = None
+    journal: list[Entry] = field(default_factory=list)
+    next_seq: int = 1
+    members: dict[str, Member] = field(default_factory=dict)
+    pause_requested: bool = False
+    standings: dict[str, Any] | None = None
+    lock: asyncio.Lock = field(default_factory=asyncio.Lock)
+    tasks: dict[str, asyncio.Task[None]] = field(default_factory=dict)
+    task_versions: dict[str, int] = field(default_factory=dict)
+    deadlines: dict[int, float] = field(default_factory=dict)
+
+    # Identity and descriptions
+
+    @property
+    def id(self) -> str:
+        return f"t{self.number}"
+
+    @property
+    def game(self) -> Game:
+        return load_game(self.game_name, **self.options)
+
+    def seat_of(self, user_id: str) -> int | None:
+        for index, seat in enumerate(self.seats):
+            if seat.user is not None and seat.user["id"] == user_id:
+                return index
+        return None
+
+    def names(self, lang: str) -> list[str]:
+        return [seat.user["name"] if seat.user else translate("bot.name", lang, number=i + 1)
+                for i, seat in enumerate(self.seats)]
+
+    def team_of(self, seat: int) -> int | None:
+        return seat % 2 if self.game_name == "mpourloto" else None
+
+    def info(self, lang: str) -> Message:
+        game = self.game
+        spectators = [m.user for uid, m in self.members.items() if self.seat_of(uid) is None]
+        return {
+            "id": self.id, "name": self.settings.name, "game": self.game_name,
+            "title": game.title.get(lang, game.title["en"]), "options": dict(self.options),
+            "options_text": game.describe(lang), "status": self.status, "host": self.host,
+            "private": self.settings.private, "password": self.settings.password_hash is not None,
+            "timer": self.settings.timer, "bot_delay": self.settings.bot_delay,
+            "pause_requested": self.pause_requested,
+            "seats": [{"seat": i, "user": s.user, "bot": s.bot, "connected": s.connected if s.user else s.bot
+                       is not None, "replaced_by_bot": s.replaced, "team": self.team_of(i)}
+                      for i, s in enumerate(self.seats)],
+            "spectators": spectators,
+        }
+
+    def listing(self) -> Message:
+        """The table's lobby entry, language-neutral, with the per-language texts beside it."""
+        game = self.game
+        entry = {
+            "id": self.id, "name": self.settings.name, "game": self.game_name, "options": dict(self.options),
+            "seats": len(self.seats), "taken": sum(1 for s in self.seats if s.user or s.bot),
+            "bots": sum(1 for s in self.seats if s.bot), "status": self.status,
+            "spectators": sum(1 for uid in self.members if self.seat_of(uid) is None),
+            "private": self.settings.private, "password": self.settings.password_hash is not None,
+            "host": self.host,
+        }
+        visible_to = None
+        if self.settings.private:
+            visible_to = sorted(set(self.members) | self.invited | {s.user["id"] for s in self.seats if s.user})
+        return {"entry": entry, "titles": dict(game.title),
+                "texts": {lang: game.describe(lang) for lang in ("en", "ru")}, "visible_to": visible_to}
+
+    # Persistence
+
+    def row_values(self) -> dict[str, Any]:
+        return {"options": dict(self.options), "settings": self.settings.to_json(),
+                "seats": [s.to_json() for s in self.seats], "host": self.host, "banned": sorted(self.banned),
+                "invited": sorted(self.invited), "status": self.status, "standings": self.standings}
+
+    async def save(self) -> None:
+        await self.services.store.save_table(self.number, **self.row_values())
+
+    # Sending
+
+    async def send(self, user_id: str, message: Message, conn: str | None = None) -> None:
+        await self.services.bus.publish(f"user:{user_id}", {"message": message, "conn": conn})
+
+    def render(self, entry: Entry, member: Member) -> Message | None:
+        """The journal entry as ``member`` may see it, or None if it is not for them."""
+        lang = member.lang
+        base: Message = {"table": self.id, "seq": entry.seq}
+        if entry.kind == "event":
+            seat = self.seat_of(member.user["id"])
+            visible = events_for([entry.data], seat)
+            if not visible:
+                return None
+            try:
+                text = narrate(self.game_name, visible[0], seat, lang, self.names(lang)) or ""
+            except Exception:  # a missing or broken sentence must never stop the game
+                log.exception("narration failed for %s", visible[0].get("type"))
+                text = ""
+            return {"type": "event", **base, "event": visible[0], "text": text}
+        if entry.kind == "chat":
+            sender = entry.data["from"]
+            return {"type": "chat", **base, "from": sender, "message": entry.data["message"],
+                    "text": translate("chat.table", lang, name=sender["name"], message=entry.data["message"])}
+        data = entry.data
+        params = dict(data.get("params", {}))
+        params.setdefault("table", self.settings.name)
+        message: Message = {"type": "table_event", **base, "kind": data["kind"], "info": self.info(lang),
+                            "text": translate(f"table.{data['kind']}", lang, **params)}
+        for key in ("user", "seat", "standings"):
+            if key in data:
+                message[key] = data[key]
+        return message
+
+    async def record(self, kind: str, data: dict[str, Any]) -> Entry:
+        entry = Entry(self.next_seq, kind, data)
+        self.next_seq += 1
+        self.journal.append(entry)
+        await self.broadcast(entry)
+        return entry
+
+    async def broadcast(self, entry: Entry) -> None:
+        for member in list(self.members.values()):
+            message = self.render(entry, member)
+            if message is not None:
+                await self.send(member.user["id"], message)
+
+    async def table_event(self, kind: str, user: Message | None = None, seat: int | None = None,
+                          **params: Any) -> None:
+        data: dict[str, Any] = {"kind": kind, "params": params}
+        if user is not None:
+            data["user"] = user
+            params.setdefault("name", user["name"])
+        if seat is not None:
+            data["seat"] = seat
+            params.setdefault("number", seat + 1)
+        await self.record("table_event", data)
+
+    def snapshot(self, member: Member) -> Message:
+        seat = self.seat_of(member.user["id"])
+        match = self.match
+        return {
+            "type": "snapshot", "table": self.id, "seq": self.next_seq - 1, "info": self.info(member.lang),
+            "you": {"seat": seat, "host": self.host["id"] == member.user["id"]},
+            "view": match.view(seat) if match else None,
+            **self.turn_state(seat),
+            "standings": match.standings if match else None,
+            "hand_results": list(match.hand_results) if match else [],
+        }
+
+    def turn_state(self, seat: int | None) -> Message:
+        match = self.match
+        if match is None or self.status == FINISHED:
+            return {"to_act": [], "legal": [], "deadline": None}
+        legal = match.legal_actions(seat) if seat is not None and self.status == PLAYING else []
+        return {"to_act": list(match.to_act), "legal": legal, "deadline": self.deadline(seat)}
+
+    def deadline(self, seat: int | None) -> float | None:
+        if seat is None or seat not in self.deadlines:
+            return None
+        return round(max(0.0, self.deadlines[seat] - time.monotonic()), 1)
+
+    async def send_updates(self, newly_to_act: set[int]) -> None:
+        match = self.match
+        if match is None:
+            return
+        for member in list(self.members.values()):
+            seat = self.seat_of(member.user["id"])
+            state = self.turn_state(seat)
+            await self.send(member.user["id"], {"type": "update", "table": self.id, "seq": self.next_seq - 1,
+                                                "view": match.view(seat), **state})
+            if seat is not None and seat in newly_to_act and self.person_plays(seat) and self.status == PLAYING:
+                await self.send(member.user["id"], {
+                    "type": "your_turn", "table": self.id, "seq": self.next_seq - 1, "legal": state["legal"],
+                    "deadline": state["deadline"], "text": translate("turn.yours", member.lang)})
+
+    def person_plays(self, seat: int) -> bool:
+        s = self.seats[seat]
+        return s.user is not None and not s.replaced
+
+    # Intents
+
+    async def handle(self, intent: Message) -> None:
+        """One intent from the bus: a client message (``msg``) or a presence change."""
+        async with self.lock:
+            if intent.get("kind") == "presence":
+                await self.presence(intent["user"], bool(intent["online"]))
+                return
+            user: Message = intent["user"]
+            msg: Message = intent["msg"]
+            conn = intent.get("conn")
+            member = self.members.get(user["id"])
+            if member is not None:
+                member.lang = intent.get("lang", member.lang)
+            try:
+                await self.dispatch(user, intent.get("lang", "en"), msg, conn)
+            except ProtocolError as err:
+                lang = intent.get("lang", "en")
+                text = err.params.pop("_text", None) or translate(err.key, lang, **err.params)
+                error: Message = {"type": "error", "code": err.code, "text": text, "table": self.id}
+                if msg.get("id") is not None:
+                    error["re"] = msg["id"]
+                await self.send(user["id"], error, conn)
+                return
+            if msg.get("id") is not None and msg["type"] not in ("watch", "sit", "resume"):
+                await self.send(user["id"], {"type": "ok", "re": msg["id"], "table": self.id}, conn)
+
+    async def dispatch(self, user: Message, lang: str, msg: Message, conn: str | None) -> None:
+        kind = msg["type"]
+        uid = user["id"]
+        if kind in ("watch", "sit"):
+            await self.admit(user, lang, msg, conn)
+            return
+        if uid not in self.members and not (kind == "resume" and self.seat_of(uid) is not None):
+            raise ProtocolError("not_member")
+        if kind == "resume":
+            await self.resume(user, lang, int(msg.get("after", 0)), conn)
+            return
+        handler: Callable[[Message, Message], Any] | None = {
+            "chat": self.on_chat, "act": self.on_act, "stand": self.on_stand, "leave": self.on_leave,
+        }.get(kind)
+        if handler is not None:
+            await handler(user, msg)
+            return
+        if self.host["id"] != uid:
+            raise ProtocolError("not_host")
+        host_handler: Callable[[Message, Message], Any] = {
+            "options": self.on_options, "settings": self.on_settings, "bot_add": self.on_bot_add,
+            "bot_remove": self.on_bot_remove, "start": self.on_start, "pause": self.on_pause, "kick": self.on_kick,
+            "ban": self.on_ban, "host": self.on_host, "invite": self.on_invite,
+        }[kind]
+        await host_handler(user, msg)
+
+    async def check_admission(self, uid: str, password: str | None) -> None:
+        if uid in self.banned:
+            raise ProtocolError("banned")
+        if uid in self.members or uid in self.invited or uid == self.host["id"] or self.seat_of(uid) is not None:
+            return
+        stored = self.settings.password_hash
+        if stored is not None:
+            if password:
+                matches: bool = await asyncio.to_thread(check_password, stored, password)
+                if matches:
+                    return
+            raise ProtocolError("wrong_password", "error.wrong_password" if password else "error.need_password")
+        if self.settings.private:
+            raise ProtocolError("private")
+
+    async def admit(self, user: Message, lang: str, msg: Message, conn: str | None) -> None:
+        uid = user["id"]
+        if self.status == CLOSED:
+            raise ProtocolError("no_table")
+        await self.check_admission(uid, msg.get("password"))
+        new_member = uid not in self.members
+        if msg["type"] == "sit":
+            seat = int(msg["seat"])
+            if not 0 <= seat < len(self.seats):
+                raise ProtocolError("bad_seat", seats=len(self.seats))
+            current = self.seat_of(uid)
+            if current != seat:
+                if self.status != WAITING:
+                    raise ProtocolError("already_started")
+                if self.seats[seat].user is not None or self.seats[seat].bot is not None:
+                    raise ProtocolError("seat_taken", number=seat + 1)
+                if current is not None:
+                    self.seats[current] = Seat()
+                self.seats[seat] = Seat(user=user, connected=True)
+                self.members[uid] = Member(user, lang)
+                self.invited.discard(uid)
+                await self.save()
+                await self.table_event("sat", user, seat)
+            else:
+                self.members[uid] = Member(user, lang)
+        else:
+            self.members[uid] = Member(user, lang)
+            if new_member:
+                await self.table_event("joined", user)
+        reply = self.snapshot(self.members[uid])
+        if msg.get("id") is not None:
+            reply["re"] = msg["id"]
+        await self.send(uid, reply, conn)
+        await self.publish_listing()
+
+    async def resume(self, user: Message, lang: str, after: int, conn: str | None) -> None:
+        uid = user["id"]
+        member = self.members.get(uid) or Member(user, lang)
+        member.lang = lang
+        self.members[uid] = member
+        for entry in self.journal:
+            if entry.seq > after:
+                message = self.render(entry, member)
+                if message is not None:
+                    await self.send(uid, {**message, "missed": True}, conn)
+        seat = self.seat_of(uid)
+        if seat is not None:
+            await self.reconnected(seat)
+        await self.send(uid, self.snapshot(member), conn)
+        if (seat is not None and self.match is not None and self.status == PLAYING
+                and seat in self.match.to_act and self.person_plays(seat)):
+            state = self.turn_state(seat)
+            await self.send(uid, {"type": "your_turn", "table": self.id, "seq": self.next_seq - 1,
+                                  "legal": state["legal"], "deadline": state["deadline"],
+                                  "text": translate("turn.yours", lang)}, conn)
+
+    async def presence(self, user: Message, online: bool) -> None:
+        seat = self.seat_of(user["id"])
+        if seat is None:
+            if not online and user["id"] in self.members:
+                del self.members[user["id"]]  # a spectator who left the room stops watching
+                await self.table_event("left", user)
+                await self.publish_listing()
+            return
+        if online:
+            await self.reconnected(seat)
+            return
+        s = self.seats[seat]
+        if not s.connected:
+            return
+        s.connected = False
+        await self.table_event("disconnected", s.user, seat)
+        if self.status in (PLAYING, PAUSED):
+            self.start_task(f"grace:{seat}", self.grace(seat))
+
+    async def reconnected(self, seat: int) -> None:
+        s = self.seats[seat]
+        self.cancel_task(f"grace:{seat}")
+        if s.connected and not s.replaced:
+            return
+        was_replaced = s.replaced
+        s.connected, s.replaced = True, False
+        await self.table_event("took_back" if was_replaced else "reconnected", s.user, seat)
+        self.cancel_task(f"bot:{seat}")
+        self.schedule()
+
+    async def grace(self, seat: int) -> None:
+        await asyncio.sleep(self.services.settings.grace_seconds)
+        async with self.lock:
+            s = self.seats[seat]
+            if s.user is None or s.connected or s.replaced:
+                return
+            s.replaced = True
+            await self.table_event("bot_took_over", s.user, seat)
+            self.schedule()
+
+    # Members' actions
+
+    async def on_chat(self, user: Message, msg: Message) -> None:
+        await self.record("chat", {"from": user, "message": msg["message"]})
+
+    async def on_act(self, user: Message, msg: Message) -> None:
+        seat = self.seat_of(user["id"])
+        if self.status == WAITING:
+            raise ProtocolError("not_started")
+        if self.status == FINISHED:
+            raise ProtocolError("finished")
+        if self.status == PAUSED:
+            raise ProtocolError("paused")
+        assert self.match is not None
+        if seat is None:
+            raise ProtocolError("not_your_turn")
+        if self.seats[seat].replaced:
+            await self.reconnected(seat)  # acting is the surest sign the person is back
+        await self.apply(seat, msg["action"], user["id"])
+
+    async def on_stand(self, user: Message, msg: Message) -> None:
+        seat = self.seat_of(user["id"])
+        if seat is None:
+            return
+        await self.vacate(seat, user, "stood")
+
+    async def on_leave(self, user: Message, msg: Message) -> None:
+        await self.remove_member(user, "left")
+
+    async def vacate(self, seat: int, user: Message, kind: str) -> None:
+        """The person leaves ``seat``: before the start it is free again; during play a bot takes it."""
+        if self.status in (PLAYING, PAUSED):
+            self.seats[seat] = Seat(bot=self.services.replacement_level())
+        else:
+            self.seats[seat] = Seat()
+        self.cancel_task(f"grace:{seat}")
+        await self.save()
+        await self.table_event(kind, user, seat)
+        self.schedule()
+
+    async def remove_member(self, user: Message, reason: str) -> None:
+        uid = user["id"]
+        seat = self.seat_of(uid)
+        was_member = self.members.pop(uid, None) is not None
+        if seat is not None:
+            await self.vacate(seat, user, reason)
+        elif was_member or reason in ("kicked", "banned"):
+            await self.table_event(reason, user)
+        await self.send(uid, {"type": "left", "table": self.id, "reason": reason,
+                              "text": translate(f"you.{reason}", self.lang_of(uid), table=self.settings.name)})
+        if uid == self.host["id"]:
+            await self.pass_host()
+        await self.close_if_empty()
+        await self.publish_listing()
+
+    def lang_of(self, uid: str) -> str:
+        member = self.members.get(uid)
+        return member.lang if member else "en"
+
+    async def pass_host(self) -> None:
+        """The host left: the role goes to a seated person, else a spectator; an empty table closes."""
+        candidates = [s.user for s in self.seats if s.user is not None] + [m.user for m in self.members.values()]
+        if candidates:
+            self.host = candidates[0]
+            await self.save()
+            await self.table_event("host", self.host)
+
+    async def close_if_empty(self) -> None:
+        people = [s for s in self.seats if s.user is not None]
+        if self.members or people:
+            return
+        if self.status in (WAITING, FINISHED):
+            self.status = CLOSED if self.status == WAITING else FINISHED
+            self.cancel_all()
+            await self.save()
+            await self.services.close_table(self)
+
+    # Host's actions
+
+    def require_waiting(self) -> None:
+        if self.status != WAITING:
+            raise ProtocolError("already_started")
+
+    async def on_options(self, user: Message, msg: Message) -> None:
+        self.require_waiting()
+        merged = {**self.options, **msg["options"]}
+        try:
+            options = game_class(self.game_name).validate_options(merged)
+            game = load_game(self.game_name, **options)
+        except OptionError as exc:
+            raise ProtocolError("bad_options", _text=str(exc)) from None
+        self.options = options
+        self.resize(game.players)
+        await self.save()
+        await self.table_event("options", user, text=game.describe("en"))
+        await self.publish_listing()
+
+    def resize(self, players: int) -> None:
+        if players < len(self.seats):
+            self.seats = self.seats[:players]  # people in removed seats stay as spectators
+        while len(self.seats) < players:
+            self.seats.append(Seat())
+
+    async def on_settings(self, user: Message, msg: Message) -> None:
+        limits = self.services.settings
+        if msg.get("timer") is not None:
+            timer = int(msg["timer"])
+            if timer != 0 and not limits.timer_minimum <= timer <= limits.timer_maximum:
+                raise ProtocolError("bad_message", "error.timer", low=limits.timer_minimum, high=limits.timer_maximum)
+            self.settings.timer = timer
+        if msg.get("bot_delay") is not None:
+            delay = float(msg["bot_delay"])
+            if not 0 <= delay <= limits.bot_delay_maximum:
+                raise ProtocolError("bad_message", "error.bot_delay", high=limits.bot_delay_maximum)
+            self.settings.bot_delay = delay
+        if msg.get("name"):
+            self.settings.name = msg["name"]
+        if msg.get("private") is not None:
+            self.settings.private = bool(msg["private"])
+        if "password" in msg:
+            password = msg["password"]
+            self.settings.password_hash = await asyncio.to_thread(hash_password, password) if password else None
+        await self.save()
+        await self.table_event("settings", user)
+        await self.publish_listing()
+
+    async def on_bot_add(self, user: Message, msg: Message) -> None:
+        self.require_waiting()
+        level = msg["level"]
+        if not self.services.bot_level_available(level):
+            raise ProtocolError("bad_level", level=level[:20])
+        seat = msg.get("seat")
+        if seat is None:
+            free = [i for i, s in enumerate(self.seats) if s.user is None and s.bot is None]
+            if not free:
+                raise ProtocolError("seat_taken", "error.no_free_seat")
+            seat = free[0]
+        seat = int(seat)
+        if not 0 <= seat < len(self.seats):
+            raise ProtocolError("bad_seat", seats=len(self.seats))
+        if self.seats[seat].user is not None or self.seats[seat].bot is not None:
+            raise ProtocolError("seat_taken", number=seat + 1)
+        self.seats[seat] = Seat(bot=level)
+        await self.save()
+        await self.table_event("bot_added", seat=seat, level=level)
+        await self.publish_listing()
+
+    async def on_bot_remove(self, user: Message, msg: Message) -> None:
+        self.require_waiting()
+        seat = int(msg["seat"])
+        if not 0 <= seat < len(self.seats) or self.seats[seat].bot is None:
+            raise ProtocolError("bad_seat", seats=len(self.seats))
+        self.seats[seat] = Seat()
+        await self.save()
+        await self.table_event("bot_removed", seat=seat)
+        await self.publish_listing()
+
+    async def on_start(self, user: Message, msg: Message) -> None:
+        self.require_waiting()
+        if any(s.user is None and s.bot is None for s in self.seats):
+            raise ProtocolError("not_ready")
+        game = self.game
+        from trickroom.cards import new_seed
+
+        self.seed = new_seed()
+        await self.table_event("started")
+        self.match = game.new_match(seed=self.seed)
+        self.status = PLAYING
+        first = self.next_seq
+        await self.services.store.save_table(self.number, seed=self.seed, first_event_seq=first,
+                                             **self.row_values())
+        for event in self.match.events:
+            await self.record("event", event)
+        await self.after_change(set())
+        await self.publish_listing()
+
+    async def on_pause(self, user: Message, msg: Message) -> None:
+        if self.status in (WAITING, FINISHED):
+            raise ProtocolError("not_started")
+        if msg.get("paused", True):
+            if self.status == PLAYING and not self.pause_requested:
+                self.pause_requested = True
+                await self.table_event("pause_requested")
+            return
+        self.pause_requested = False
+        if self.status == PAUSED:
+            self.status = PLAYING
+            await self.save()
+            await self.table_event("resumed")
+            await self.after_change(set())
+            await self.publish_listing()
+
+    def find_user(self, ref: str) -> Message | None:
+        people = [s.user for s in self.seats if s.user] + [m.user for m in self.members.values()]
+        for person in people:
+            if person["id"] == ref:
+                return person
+        for person in people:
+            if person["name"].lower() == ref.lower():
+                return person
+        return None
+
+    async def on_kick(self, user: Message, msg: Message) -> None:
+        target = self.find_user(msg["user"])
+        if target is None or target["id"] == user["id"]:
+            raise ProtocolError("unknown_user")
+        await self.remove_member(target, "kicked")
+
+    async def on_ban(self, user: Message, msg: Message) -> None:
+        target = self.find_user(msg["user"])
+        if target is None:
+            target = {"id": msg["user"], "name": msg["user"], "guest": False}
+        if target["id"] == user["id"]:
+            raise ProtocolError("unknown_user")
+        self.banned.add(target["id"])
+        self.invited.discard(target["id"])
+        await self.save()
+        await self.remove_member(target, "banned")
+
+    async def on_host(self, user: Message, msg: Message) -> None:
+        target = self.find_user(msg["user"])
+        if target is None:
+            raise ProtocolError("unknown_user")
+        self.host = target
+        await self.save()
+        await self.table_event("host", target)
+
+    async def on_invite(self, user: Message, msg: Message) -> None:
+        target: Message = msg["target"]  # resolved by the room (the invitee may be anywhere in the lobby)
+        self.invited.add(target["id"])
+        self.banned.discard(target["id"])
+        await self.save()
+        await self.send(target["id"], {
+            "type": "invited", "table": self.id, "from": user, "entry": self.listing()["entry"],
+            "text": translate("lobby.invited", target.get("lang", "en"), name=user["name"],
+                              game=self.game.title.get(target.get("lang", "en"), self.game_name))})
+        await self.table_event("invited", target)
+        await self.publish_listing()
+
+    # The game
+
+    async def apply(self, seat: int, action: str, actor: str) -> None:
+        """Apply, log, broadcast: the one path of every action, a person's or a bot's."""
+        match = self.match
+        assert match is not None
+        started = time.perf_counter()
+        before_to_act = set(match.to_act)
+        hands_before = len(match.hand_results)
+        first_event = len(match.events)
+        try:
+            match.apply(seat, action)
+        except IllegalAction as exc:
+            code = "not_your_turn" if not match.legal_actions(seat) else "illegal"
+            raise ProtocolError(code, _text=str(exc) or None) from None
+        number = len(match.actions)
+        canonical = match.actions[-1][1]
+        try:
+            await self.services.store.append_action(self.number, number, seat, canonical, self.next_seq, actor)
+        except Exception:
+            log.exception("could not log action %s of %s; rebuilding the match from the log", number, self.id)
+            await self.rebuild_match()
+            raise ProtocolError("internal") from None
+        metrics.ACTIONS.inc()
+        for event in match.events[first_event:]:
+            await self.record("event", event)
+        metrics.ACTION_LATENCY.observe(time.perf_counter() - started)
+        if len(match.hand_results) > hands_before and self.pause_requested and not match.is_over:
+            self.pause_requested = False
+            self.status = PAUSED
+            await self.save()
+            await self.table_event("paused")
+            await self.publish_listing()
+        newly = set(match.to_act) - before_to_act if number else set(match.to_act)
+        # A seat that acts and must act again (Mpourloto's trick leader) hears "your turn" again.
+        if seat in match.to_act:
+            newly.add(seat)
+        await self.after_change(newly)
+
+    async def rebuild_match(self) -> None:
+        logged = await self.services.store.actions(self.number)
+        assert self.seed is not None
+        self.match = self.game.replay(self.seed, [(a.seat, a.action) for a in logged])
+
+    async def after_change(self, newly_to_act: set[int]) -> None:
+        match = self.match
+        assert match is not None
+        if match.is_over:
+            await self.finish()
+            return
+        if not newly_to_act:
+            newly_to_act = set(match.to_act)
+        self.deadlines = {s: d for s, d in self.deadlines.items() if s in match.to_act and s not in newly_to_act}
+        self.schedule()
+        await self.send_updates(newly_to_act)
+
+    async def finish(self) -> None:
+        match = self.match
+        assert match is not None
+        self.cancel_all()
+        self.deadlines.clear()
+        self.status = FINISHED
+        self.standings = match.standings
+        await self.save()
+        from trickroom.server.store import utcnow
+
+        await self.services.store.save_table(self.number, finished_at=utcnow())
+        await self.send_updates(set())
+        await self.record("table_event", {"kind": "finished", "params": {}, "standings": self.standings})
+        await self.publish_listing()
+        try:
+            await self.services.record_results(self)
+        except Exception:
+            log.exception("could not record results of %s", self.id)
+
+    def schedule(self) -> None:
+        """Start bot moves and turn timers for the seats the game now waits for."""
+        match = self.match
+        if match is None or self.status != PLAYING:
+            return
+        version = len(match.actions)
+        for seat in match.to_act:
+            s = self.seats[seat]
+            if s.bot is not None or s.replaced:
+                name = f"bot:{seat}"
+                if self.running(name) and self.task_versions.get(name) == version:
+                    continue
+                level = s.bot or self.services.replacement_level()
+                self.start_task(name, self.bot_turn(seat, version, level, self.settings.bot_delay), version)
+            elif self.settings.timer:
+                name = f"timer:{seat}"
+                if seat in self.deadlines and self.running(name):
+                    continue
+                deadline = time.monotonic() + self.settings.timer
+                self.deadlines[seat] = deadline
+                self.start_task(name, self.turn_timer(seat, deadline), version)
+        for name in list(self.tasks):
+            if name.startswith("timer:") and int(name.split(":")[1]) not in match.to_act:
+                self.cancel_task(name)
+
+    def running(self, name: str) -> bool:
+        task = self.tasks.get(name)
+        return task is not None and not task.done()
+
+    async def bot_turn(self, seat: int, version: int, level: str, delay: float, timeout: bool = False) -> None:
+        if delay:
+            await asyncio.sleep(delay)
+        match = self.match
+        if match is None or len(match.actions) != version or seat not in match.to_act:
+            return
+        legal = match.legal_actions(seat)
+        view = match.view(seat)
+        seen = events_for(match.events, seat)
+        game = match.game
+        bot = self.services.make_bot(level, seed=(self.seed or 0) + version * 7 + seat)
+        started = time.perf_counter()
+        choice = await asyncio.to_thread(bot.choose, game, seat, view, seen, legal)
+        metrics.BOT_THINKING.observe(time.perf_counter() - started)
+        async with self.lock:
+            match = self.match
+            if (match is None or len(match.actions) != version or seat not in match.to_act
+                    or self.status != PLAYING):
+                return
+            s = self.seats[seat]
+            if not timeout and s.bot is None and not s.replaced:
+                return  # the person took the seat back while the bot was thinking
+            if timeout:
+                await self.table_event("timeout", s.user, seat)
+            try:
+                await self.apply(seat, choice, f"bot:{level}")
+            except ProtocolError:
+                log.exception("bot %s at %s seat %s chose %r, refused", level, self.id, seat, choice)
+
+    async def turn_timer(self, seat: int, deadline: float) -> None:
+        timer = self.settings.timer
+        warning = min(float(self.services.settings.timer_warning), timer / 3)
+        await asyncio.sleep(max(0.0, deadline - warning - time.monotonic()))
+        if self.deadlines.get(seat) != deadline or self.status != PLAYING:
+            return
+        s = self.seats[seat]
+        if s.user is not None:
+            lang = self.lang_of(s.user["id"])
+            await self.send(s.user["id"], {"type": "timer", "table": self.id, "seq": self.next_seq - 1,
+                                           "seconds_left": round(warning),
+                                           "text": translate("turn.warning", lang, seconds=round(warning))})
+        await asyncio.sleep(max(0.0, deadline - time.monotonic()))
+        match = self.match
+        if self.deadlines.get(seat) != deadline or self.status != PLAYING or match is None:
+            return
+        await self.bot_turn(seat, len(match.actions), self.services.replacement_level(), 0.0, timeout=True)
+
+    def start_task(self, name: str, coro: Any, version: int = 0) -> None:
+        old = self.tasks.get(name)
+        if old is not None and not old.done() and old is not asyncio.current_task():
+            old.cancel()
+        task = asyncio.get_running_loop().create_task(coro, name=f"{self.id}:{name}")
+        self.tasks[name] = task
+        self.task_versions[name] = version
+        task.add_done_callback(lambda t: self._task_done(name, t))
+
+    def _task_done(self, name: str, task: asyncio.Task[None]) -> None:
+        if self.tasks.get(name) is task:
+            del self.tasks[name]
+        if not task.cancelled() and task.exception() is not None:
+            log.error("task %s of %s failed", name, self.id, exc_info=task.exception())
+
+    def cancel_task(self, name: str) -> None:
+        # A task never cancels itself: a bot's move runs inside its own task up to the broadcast.
+        task = self.tasks.pop(name, None)
+        if task is not None and task is not asyncio.current_task():
+            task.cancel()
+
+    def cancel_all(self) -> None:
+        for name in list(self.tasks):
+            self.cancel_task(name)
+
+    async def publish_listing(self) -> None:
+        await self.services.publish_listing(self)
