@@ -32,6 +32,11 @@ def bura_hand_done(match: Match) -> bool:
     return match.is_over or any(r["reason"] != "redeal" for r in match.hand_results)
 
 
+def mpourloto_hand_done(match: Match) -> bool:
+    # A thrown-in deal (everyone passed twice) is recorded as a result but is not a played hand.
+    return match.is_over or any(r["trump_team"] is not None for r in match.hand_results)
+
+
 @dataclass
 class Case:
     name: str
@@ -44,6 +49,7 @@ CASES: list[Case] = [
     Case("bura 2 players", "bura", {"players": 2}, bura_hand_done),
     Case("bura 4 players", "bura", {"players": 4}, bura_hand_done),
     Case("bura 6 players", "bura", {"players": 6}, bura_hand_done),
+    Case("mpourloto", "mpourloto", {}, mpourloto_hand_done),
 ]
 
 
