@@ -176,8 +176,8 @@ def test_short_stock_with_five_players_leaves_the_trump_card_unused() -> None:
 
 
 # Found once by playing seed 0 with first-legal moves: eight single-card tricks, then the winner holds a pair.
-SHORT_THREE = ("QD QC 7H AD 9D AH 6H 6C 6D 8D 9S 9C 7D JC QH AC 9H TS AS TC KH KS 6S JD KC TH 7S 8S QS TD "
-               "8C 7C JH KD 8H JS").split()
+SHORT_THREE = cards.parse_cards("QD QC 7H AD 9D AH 6H 6C 6D 8D 9S 9C 7D JC QH AC 9H TS AS TC KH KS 6S JD KC TH "
+                                "7S 8S QS TD 8C 7C JH KD 8H JS")
 
 
 def test_short_stock_with_three_players_draws_only_whole_rounds() -> None:
@@ -339,7 +339,7 @@ def test_three_aces_take_the_lead_over_a_molodka_and_are_led_together() -> None:
     announced = next(e for e in events if e["type"] == "announced")
     assert announced["leader"] == 2 and [a["seat"] for a in announced["announcements"]] == [1, 2]
     assert match.trick == [(2, tuple(sorted(ID_OF[c] for c in ("AS", "AH", "AC"))))]
-    assert match.to_act == [0] and match.legal_actions(0) == ["play TH JC 6D", "claim"]  # canonical order: A T K Q J 9 8 7 6
+    assert match.to_act == [0] and match.legal_actions(0) == ["play TH JC 6D", "claim"]  # order A T K Q J 9 8 7 6
     match.apply(0, "play TH JC 6D")  # 6D trumps an ace, but every ace must be beaten
     match.apply(1, "play KS 9S 7S")
     assert match.last_trick is not None and match.last_trick["winner"] == 2
