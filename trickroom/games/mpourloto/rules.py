@@ -100,6 +100,10 @@ def run_points(length: int) -> int:
     return RUN_POINTS.get(length, LONG_RUN_POINTS)
 
 
+_SUIT_SEQUENCES = {suit: tuple(rank + suit for rank in SEQUENCE_ORDER) for suit in SUITS}
+_FOURS = {rank: tuple(rank + suit for suit in SUITS) for rank in SEQUENCE_ORDER}
+
+
 def melds_in(hand: Sequence[str], trumps: str) -> list[MeldInfo]:
     """Every meld in ``hand``: each maximal run of 3 or more, each four of a kind, and the Mpourlotto.
 
@@ -107,20 +111,24 @@ def melds_in(hand: Sequence[str], trumps: str) -> list[MeldInfo]:
     S H D C (``7S 7H 7D 7C``), the Mpourlotto king first (``KH QH``).
     """
     held = set(hand)
+    suits = [card[1] for card in hand]
+    ranks = [card[0] for card in hand]
     found: list[MeldInfo] = []
     for suit in SUITS:
+        if suits.count(suit) < 3:  # cheap test first: this runs once per player and deal
+            continue
         run: list[str] = []
-        for rank in SEQUENCE_ORDER + "-":  # the sentinel closes the last run
-            card = rank + suit
+        for card in _SUIT_SEQUENCES[suit]:
             if card in held:
                 run.append(card)
                 continue
             if len(run) >= 3:
                 found.append(("run", tuple(run), run_points(len(run))))
             run = []
-    for rank in SEQUENCE_ORDER:
-        four = tuple(rank + suit for suit in SUITS)
-        if all(card in held for card in four):
+        if len(run) >= 3:
+            found.append(("run", tuple(run), run_points(len(run))))
+    for rank, four in _FOURS.items():
+        if ranks.count(rank) == 4:
             found.append(("four", four, FOUR_OF_A_KIND_POINTS))
     if "K" + trumps in held and "Q" + trumps in held:
         found.append(("mpourlotto", ("K" + trumps, "Q" + trumps), MPOURLOTTO_POINTS))
