@@ -132,7 +132,8 @@ class Client:
         self.ws: ClientConnection = connect(url, open_timeout=TIMEOUT, additional_headers=headers,
                                             max_size=2**22)
         self.inbox: queue.Queue[Message | None] = queue.Queue()
-        self.history: list[Message] = []
+        self.history: list[Message] = []  # every message received, in order
+        self.pending: list[Message] = []  # received but not yet returned by next() or wait()
         self.user: Message | None = None
         self.token: str | None = None
         self.closed = False
@@ -157,6 +158,11 @@ class Client:
         self.ws.send(raw)
 
     def next(self, timeout: float = TIMEOUT) -> Message:
+        if self.pending:
+            return self.pending.pop(0)
+        return self._receive(timeout)
+
+    def _receive(self, timeout: float) -> Message:
         message = self.inbox.get(timeout=timeout)
         if message is None:
             self.inbox.put(None)
@@ -166,18 +172,27 @@ class Client:
 
     def wait(self, predicate: Callable[[Message], bool] | None = None, timeout: float = TIMEOUT,
              **fields: Any) -> Message:
-        """The next message with these ``fields`` (and satisfying ``predicate``); earlier ones stay in history."""
+        """The first message not yet returned with these ``fields`` (and satisfying ``predicate``); the
+        messages passed over stay pending for later calls."""
+
+        def matches(message: Message) -> bool:
+            return all(message.get(k) == v for k, v in fields.items()) and (predicate is None or predicate(message))
+
+        for index, message in enumerate(self.pending):
+            if matches(message):
+                return self.pending.pop(index)
         deadline = time.monotonic() + timeout
         while True:
             left = deadline - time.monotonic()
             if left <= 0:
                 raise TimeoutError(f"no message {fields} within {timeout}s; last: {self.history[-5:]}")
             try:
-                message = self.next(left)
+                message = self._receive(left)
             except queue.Empty:
                 continue
-            if all(message.get(k) == v for k, v in fields.items()) and (predicate is None or predicate(message)):
+            if matches(message):
                 return message
+            self.pending.append(message)
 
     def request(self, **message: Any) -> Message:
         """Send ``message`` with an id and return the reply carrying it back (``re``)."""
@@ -187,10 +202,10 @@ class Client:
 
     def drain(self, quiet: float = 0.3) -> list[Message]:
         """Everything that arrives until ``quiet`` seconds pass with nothing new."""
-        got = []
+        got, self.pending = self.pending, []
         while True:
             try:
-                got.append(self.next(quiet))
+                got.append(self._receive(quiet))
             except queue.Empty:
                 return got
 
