@@ -177,3 +177,134 @@ def test_full_mpourloto_hand_two_people_and_two_bots(server: ThreadServer) -> No
         assert len(ends) >= 1
         cards = [m["event"] for m in eleni.history if m["type"] == "event" and m["event"]["type"] == "cards"]
         assert cards and all(event["seat"] == 0 for event in cards)
+
+
+def test_lobby_chat_table_chat_and_private_messages(server: ThreadServer) -> None:
+    with clients(server.url, "Chat1", "Chat2") as (one, two):
+        assert one.request(type="chat", message="hello, room")["type"] == "ok"
+        said = two.wait(type="chat", message="hello, room")
+        assert said["from"]["name"] == "Chat1" and said["text"] == "Chat1: hello, room" and "table" not in said
+        assert one.request(type="chat", message="x" * 501)["code"] == "chat_too_long"
+        assert one.request(type="private", to="Chat2", message="psst")["type"] == "ok"
+        whisper = two.wait(type="private")
+        assert whisper["from"]["name"] == "Chat1" and whisper["to"]["name"] == "Chat2"
+        assert whisper["text"] == "Chat1 whispers: psst"
+        assert one.request(type="private", to="Nobody", message="hi")["code"] == "unknown_user"
+        table = create_table(one, "bura", options={"players": 2})["table"]
+        assert two.request(type="chat", table=table, message="let me in")["code"] == "not_member"
+        two.request(type="watch", table=table)
+        two.request(type="chat", table=table, message="nice table")
+        heard = one.wait(type="chat", table=table)
+        assert heard["message"] == "nice table" and heard["text"] == "Chat2: nice table" and heard["seq"] > 1
+
+
+def test_kick_ban_and_host_handover(server: ThreadServer) -> None:
+    with clients(server.url, "Boss", "Pest", "Friend") as (boss, pest, friend):
+        table = create_table(boss, "bura", options={"players": 3})["table"]
+        pest.request(type="sit", table=table, seat=1)
+        friend.request(type="sit", table=table, seat=2)
+        assert pest.request(type="kick", table=table, user=friend.user["id"])["code"] == "not_host"
+        boss.request(type="kick", table=table, user=pest.user["id"])
+        left = pest.wait(type="left")
+        assert left["reason"] == "kicked" and left["text"] == "The host removed you from the table."
+        kicked = boss.wait(type="table_event", kind="kicked")
+        assert kicked["info"]["seats"][1]["user"] is None
+        # A kicked player may come back; a banned one may not.
+        assert pest.request(type="sit", table=table, seat=1)["type"] == "snapshot"
+        boss.request(type="ban", table=table, user="Pest")
+        assert pest.wait(type="left")["reason"] == "banned"
+        refused = pest.request(type="watch", table=table)
+        assert refused["code"] == "banned" and refused["text"] == "You are banned from that table."
+        boss.request(type="host", table=table, user=friend.user["id"])
+        handed = friend.wait(type="table_event", kind="host")
+        assert handed["info"]["host"]["id"] == friend.user["id"]
+        assert boss.request(type="bot_add", table=table, level="random")["code"] == "not_host"
+
+
+def test_private_and_password_tables_refuse_strangers(server: ThreadServer) -> None:
+    with clients(server.url, "Owner", "Stranger", "Invitee") as (owner, stranger, invitee):
+        private = create_table(owner, "bura", options={"players": 2}, private=True)["table"]
+        assert stranger.request(type="watch", table=private)["code"] == "private"
+        assert stranger.request(type="sit", table=private, seat=1)["code"] == "private"
+        stranger.send(type="lobby")
+        assert all(entry["id"] != private for entry in stranger.wait(type="lobby")["tables"])
+        owner.request(type="invite", table=private, user="Invitee")
+        invitation = invitee.wait(type="invited")
+        assert invitation["table"] == private and invitation["text"] == "Owner invites you to a Bura table."
+        assert invitee.request(type="sit", table=private, seat=1)["type"] == "snapshot"
+        locked = create_table(owner, "bura", options={"players": 2}, password="open sesame")["table"]
+        assert stranger.request(type="watch", table=locked)["code"] == "wrong_password"
+        assert stranger.request(type="watch", table=locked, password="guess")["text"] == "Wrong table password."
+        assert stranger.request(type="watch", table=locked, password="open sesame")["type"] == "snapshot"
+        assert stranger.request(type="watch", table="t999")["code"] == "no_table"
+
+
+def test_timer_expiry_hands_the_turn_to_a_bot(server: ThreadServer) -> None:
+    with clients(server.url, "Slow") as (slow,):
+        table = create_table(slow, "bura", options={"players": 2}, timer=2)["table"]
+        slow.request(type="sit", table=table, seat=0)
+        slow.request(type="bot_add", table=table, level="random")
+        slow.request(type="start", table=table)
+        turn = slow.wait(type="your_turn", table=table)
+        assert turn["deadline"] is not None and 0 < turn["deadline"] <= 2
+        warning = slow.wait(type="timer", table=table)
+        assert warning["text"] == f"{warning['seconds_left']} seconds left."
+        timeout = slow.wait(type="table_event", kind="timeout", table=table)
+        assert timeout["seat"] == 0 and timeout["text"] == "Time is up for Slow; a bot plays this turn."
+        moved = slow.wait(lambda m: m["event"].get("seat") == 0 and m["seq"] > timeout["seq"], type="event")
+        assert moved["event"]["type"] in ("play", "answer", "announce", "pass", "claim")
+        slow.request(type="leave", table=table)
+
+
+def test_timer_bounds_are_checked(server: ThreadServer) -> None:
+    with clients(server.url, "Timer") as (client,):
+        refused = client.request(type="create", game="bura", timer=601)
+        assert refused["code"] == "bad_message" and refused["text"] == (
+            "The turn timer is off (0) or from 1 to 600 seconds.")
+
+
+def test_drop_and_reconnect_misses_nothing(server: ThreadServer) -> None:
+    with clients(server.url, "Stay", "Drop") as (stay, drop):
+        table = create_table(stay, "bura", options={"players": 3, "scoring": "points", "hand_limit": 1})["table"]
+        stay.request(type="sit", table=table, seat=0)
+        drop.request(type="sit", table=table, seat=1)
+        stay.request(type="bot_add", table=table, level="random")
+        stay.request(type="start", table=table)
+        first_update = drop.wait(type="update", table=table)
+        token, user = drop.token, drop.user
+        drop.close()
+        before = [m for m in drop.history if m.get("table") == table
+                  and m["type"] in ("event", "table_event", "chat")]
+        assert first_update["seq"] >= before[-1]["seq"]
+        stay.wait(type="table_event", kind="disconnected", table=table)
+        # The others play on until the game waits for the dropped seat.
+        player = AutoPlayer(stay, table, 0, 5, lambda m: m["type"] == "update" and m["to_act"] == [1]).start()
+        player.join()
+        stay.request(type="chat", table=table, message="where are you?")
+        back = Client(server.url)
+        welcome = back.request(type="login", token=token)
+        assert welcome["user"] == user and table in welcome["tables"]
+        back.send(type="resume", table=table, after=before[-1]["seq"])
+        snapshot = back.wait(type="snapshot", table=table)
+        missed = [m for m in back.history if m.get("missed")]
+        assert missed and all(m["seq"] > before[-1]["seq"] for m in missed)
+        assert any(m["type"] == "chat" and m["message"] == "where are you?" for m in missed)
+        assert snapshot["you"]["seat"] == 1 and snapshot["to_act"] == [1] and snapshot["legal"]
+        assert back.wait(type="your_turn", table=table)["legal"] == snapshot["legal"]
+        # Everything the seat was entitled to, seen live or as missed, with nothing left out: compare with the
+        # whole journal as a second connection of the same user receives it.
+        tab = Client(server.url)
+        tab.request(type="login", token=token)
+        tab.send(type="resume", table=table, after=0)
+        tab.wait(type="snapshot", table=table)
+        journal = [m for m in tab.history if m.get("missed") and m["seq"] >= before[0]["seq"]]
+        assert [m["seq"] for m in before + missed] == [m["seq"] for m in journal]
+        strip = [{k: v for k, v in m.items() if k not in ("missed", "info")} for m in journal]
+        got = [{k: v for k, v in m.items() if k not in ("missed", "info")} for m in before + missed]
+        assert got == strip
+        tab.close()
+        players = [AutoPlayer(stay, table, 0, 6, finished).start(), AutoPlayer(back, table, 1, 7, finished).start()]
+        back.send(type="act", table=table, action=[a for a in snapshot["legal"] if a != "claim"][0])
+        for p in players:
+            p.join()
+        back.close()
