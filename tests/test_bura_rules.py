@@ -337,7 +337,9 @@ def test_three_aces_take_the_lead_over_a_molodka_and_are_led_together() -> None:
     match.apply(2, "announce aces")
     events = match.apply(0, "pass")
     announced = next(e for e in events if e["type"] == "announced")
-    assert announced["leader"] == 2 and [a["seat"] for a in announced["announcements"]] == [1, 2]
+    assert announced["leader"] == 2
+    assert announced["announcements"] == [{"seat": 1, "kind": "molodka"},  # outranked: its cards stay hidden
+                                           {"seat": 2, "kind": "aces", "cards": ["AS", "AH", "AC"]}]
     assert match.trick == [(2, tuple(sorted(ID_OF[c] for c in ("AS", "AH", "AC"))))]
     assert match.to_act == [0] and match.legal_actions(0) == ["play TH JC 6D", "claim"]  # order A T K Q J 9 8 7 6
     match.apply(0, "play TH JC 6D")  # 6D trumps an ace, but every ace must be beaten

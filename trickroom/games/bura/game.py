@@ -116,7 +116,8 @@ class Bura(Game):
         last = view.get("last_trick")
         match.last_trick = None if last is None else {
             "plays": [{"seat": p["seat"], "cards": list(p["cards"])} for p in last["plays"]], "winner": last["winner"]}
-        match.announced = [dict(a, cards=list(a["cards"])) for a in view["announcements"]]
+        match.announced = [{k: list(v) if isinstance(v, list) else v for k, v in a.items()}
+                           for a in view["announcements"]]
         if view["phase"] == "announce":
             kinds = KINDS_MOSCOW if match.moscow else KINDS_CLASSIC
             known = {s: str(a) for s, a in _by_seat(hidden.get("answers", {})).items() if s != seat}

@@ -224,7 +224,7 @@ class BuraMatch(Match):
             "leader": self.leader,
             "to_act": self.to_act,
             "legal": self.legal_actions(seat) if seat is not None else [],
-            "announcements": [dict(a, cards=list(a["cards"])) for a in self.announced],
+            "announcements": _copy_announcements(self.announced),
             "answered": sorted(self.answers) if self.phase == "announce" else [],
             "my_answer": self.answers.get(seat) if seat is not None and self.phase == "announce" else None,
             "last_trick": _copy_trick(self.last_trick),
@@ -431,16 +431,20 @@ class BuraMatch(Match):
         """B9/B10: the highest kind announced leads; ties go to the seat that would have played earliest."""
         order = self._clockwise_in_hand(self.leader)
         made = [(s, answer.split()[1]) for s in order if (answer := self.answers.get(s, PASS)) != PASS]
-        self.announced = [{"seat": s, "kind": kind, "cards": _codes(self.hands[s])} for s, kind in made]
         if not made:
+            self.announced = []
             events.append({"type": "announced", "announcements": [], "leader": self.leader})
             self._set_turn(self.leader)
             return
         top = max(self.kinds[kind] for _, kind in made)
         first, kind = next((s, k) for s, k in made if self.kinds[k] == top)
         self.leader = first
-        events.append({"type": "announced", "announcements": [dict(a, cards=list(a["cards"]))
-                                                              for a in self.announced], "leader": first})
+        # The leading combination is shown (it is led, or wins the hand); a Bura or Moscow ends the hand, so
+        # every announcer shows. Otherwise an outranked announcer keeps their cards hidden: only the kind is public.
+        ends = kind in ("bura", "moscow")
+        self.announced = [{"seat": s, "kind": k, "cards": _codes(self.hands[s])} if ends or s == first
+                          else {"seat": s, "kind": k} for s, k in made]
+        events.append({"type": "announced", "announcements": _copy_announcements(self.announced), "leader": first})
         if kind == "moscow":
             self._end_hand(first, "moscow", None, events)
             return
@@ -598,6 +602,10 @@ class BuraMatch(Match):
     def _order(self) -> list[int]:
         """Seats best first: by score, then players still in, then those who left later, then seat."""
         return sorted(range(self.n), key=lambda s: (-self.scores[s], not self.active[s], -self.left_at[s], s))
+
+
+def _copy_announcements(announced: list[JSON]) -> list[JSON]:
+    return [{k: list(v) if isinstance(v, list) else v for k, v in a.items()} for a in announced]
 
 
 def _copy_trick(trick: JSON | None) -> JSON | None:
