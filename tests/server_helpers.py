@@ -94,7 +94,8 @@ class ProcessServer:
         deadline = time.monotonic() + TIMEOUT
         while True:
             if self.process.poll() is not None:
-                raise RuntimeError(f"server exited: {self.process.stderr.read().decode() if self.process.stderr else ''}")
+                errors = self.process.stderr.read().decode() if self.process.stderr else ""
+                raise RuntimeError(f"server exited: {errors}")
             with contextlib.suppress(OSError), socket.create_connection(("127.0.0.1", self.port), timeout=0.2):
                 return self
             if time.monotonic() > deadline:

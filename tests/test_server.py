@@ -7,7 +7,6 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-
 from server_helpers import AutoPlayer, Client, ThreadServer, clients
 
 
@@ -304,7 +303,7 @@ def test_drop_and_reconnect_misses_nothing(server: ThreadServer) -> None:
         assert got == strip
         tab.close()
         players = [AutoPlayer(stay, table, 0, 6, finished).start(), AutoPlayer(back, table, 1, 7, finished).start()]
-        back.send(type="act", table=table, action=[a for a in snapshot["legal"] if a != "claim"][0])
+        back.send(type="act", table=table, action=next(a for a in snapshot["legal"] if a != "claim"))
         for p in players:
             p.join()
         back.close()
