@@ -59,7 +59,7 @@ def make_seat_bot(spec: SeatSpec, game: Game, seed: int) -> Bot:
         from trickroom.integrations.openspiel import ISMCTSSeatBot
 
         budget = spec.budget if spec.budget is not None else DEFAULT_BUDGETS["hard"]
-        return ISMCTSSeatBot(game, seed=seed, budget=budget)
+        return ISMCTSSeatBot(game, seed=seed, budget=budget or 0.5)
     budget = spec.budget if spec.budget is not None else DEFAULT_BUDGETS.get(spec.level)
     return make_bot(spec.level, seed=seed, budget=budget)
 
@@ -163,7 +163,7 @@ def play_deck(game_name: str, options: dict[str, Any], specs: Sequence[SeatSpec]
         except (IllegalAction, RuntimeError) as error:
             result.errors.append(f"deck {deck_index} rotation {rotation}: {error}")
             continue
-        hand = [h for h in match.hand_results if h.get("reason") != "redeal"][0]
+        hand = next(h for h in match.hand_results if h.get("reason") != "redeal")
         _score_hand(game_name, hand, roles, role_at, result)
     return result
 

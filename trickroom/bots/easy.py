@@ -14,11 +14,13 @@ class EasyBot:
     level = "easy"
 
     def __init__(self, seed: int | None = None, budget: float | None = None) -> None:
+        self.seed = seed or 0
         self.rng = random.Random(seed)
 
     def choose(self, game: Game, seat: int, view: dict[str, Any], events: Sequence[Event],
                legal: Sequence[str]) -> str:
-        action: str = game_module(game.name).easy_action(game, seat, view, events, legal, self.rng)
+        action: str = game_module(game.name).easy_action(game, seat, view, events, legal, self.rng,
+                                                           self.seed)
         return action
 
     def off_turn(self, game: Game, seat: int, view: dict[str, Any], events: Sequence[Event],
@@ -26,5 +28,5 @@ class EasyBot:
         module = game_module(game.name)
         if not hasattr(module, "easy_off_turn"):
             return None
-        action: str | None = module.easy_off_turn(game, seat, view, events, legal, self.rng)
+        action: str | None = module.easy_off_turn(game, seat, view, events, legal, self.rng, self.seed)
         return action

@@ -21,7 +21,7 @@ def normal_action(game: Game, seat: int, view: dict[str, Any], events: Sequence[
 
 
 def easy_action(game: Game, seat: int, view: dict[str, Any], events: Sequence[Event], legal: Sequence[str],
-                rng: random.Random) -> str:
+                rng: random.Random, bot_seed: int = 0) -> str:
     """Bids by feel (a bolder or shyer threshold each time), melds and exchanges like anyone, and plays a card
     without thinking a quarter of the time."""
     phase = view["phase"]

@@ -1,0 +1,192 @@
+"""Bura bots: claims by exact counting, the easy and normal heuristics, and the hard level's search hooks."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+from typing import Any
+
+from trickroom.bots.bura.memory import TRUE_CLAIM, Memory, card_points, remember, sample_hidden
+from trickroom.bots.bura.policy import choose_play
+from trickroom.bots.search import Budget, SearchResult, flat_search
+from trickroom.games import Event, Game, Match
+
+CLAIM = "claim"
+EASY_RANDOM_PLAY = 0.2
+
+
+def _plays(legal: Sequence[str]) -> list[str]:
+    return [a for a in legal if a.startswith("play ")]
+
+
+def later_players(view: dict[str, Any]) -> int:
+    """Players in the hand who will play to the current trick after the seat to act."""
+    in_hand = sum(1 for flag in view["in_hand"] if flag)
+    return in_hand - len(view["trick"]) - 1
+
+
+def heuristic_action(view: dict[str, Any], legal: Sequence[str], points: Sequence[int],
+                     unseen: Sequence[str]) -> str:
+    """The normal level's move (claims aside): announce every combination, otherwise the best-scored play."""
+    announce = [a for a in legal if a.startswith("announce ")]
+    if announce:
+        return announce[0]
+    plays = _plays(legal)
+    if not plays:
+        return "pass" if "pass" in legal else legal[0]
+    if len(plays) == 1:
+        return plays[0]
+    options = [p.split()[1:] for p in plays]
+    trick = [(int(p["seat"]), p["cards"]) for p in view["trick"]]
+    index = choose_play(view["hand"], options, trick, int(view["seat"]), points, unseen, view["trump"],
+                        later_players(view))
+    return plays[index]
+
+
+# --- normal ------------------------------------------------------------------------------------------------
+
+def claim_now(memory: Memory, legal: Sequence[str]) -> bool:
+    return CLAIM in legal and memory.points[memory.seat] >= TRUE_CLAIM
+
+
+def normal_action(game: Game, seat: int, view: dict[str, Any], events: Sequence[Event], legal: Sequence[str],
+                  rng: random.Random) -> str:
+    memory = remember(view, events)
+    if claim_now(memory, legal):
+        return CLAIM
+    return heuristic_action(view, legal, memory.points, memory.unseen)
+
+
+def normal_off_turn(game: Game, seat: int, view: dict[str, Any], events: Sequence[Event], legal: Sequence[str],
+                    rng: random.Random) -> str | None:
+    """Claim the moment the exact count reaches 31, whoever's turn it is."""
+    if CLAIM not in legal:
+        return None
+    return CLAIM if claim_now(remember(view, events), legal) else None
+
+
+# --- easy --------------------------------------------------------------------------------------------------
+
+def easy_count(memory: Memory, view: dict[str, Any], bot_seed: int) -> int:
+    """What the easy bot believes its points are: usually right, but after some tricks it misremembers.
+
+    The error is a pure function of the bot's seed, the hand and the tricks taken, so the belief is the same at
+    every moment between two tricks (bots keep no state between decisions).
+    """
+    mine = memory.points[memory.seat]
+    slip = random.Random(f"easy-count/{bot_seed}/{view['hand_number']}/{view['deal']}/{memory.tricks}")
+    roll = slip.random()
+    if roll < 0.06:
+        return mine + slip.randint(4, 11)  # thinks it has more: may claim too early
+    if roll < 0.14:
+        return mine - slip.randint(3, 10)  # lost track: claims late
+    return mine
+
+
+def easy_claim(view: dict[str, Any], events: Sequence[Event], legal: Sequence[str], bot_seed: int) -> bool:
+    memory = remember(view, events)
+    return CLAIM in legal and memory.tricks > 0 and easy_count(memory, view, bot_seed) >= TRUE_CLAIM
+
+
+def easy_action(game: Game, seat: int, view: dict[str, Any], events: Sequence[Event], legal: Sequence[str],
+                rng: random.Random, bot_seed: int = 0) -> str:
+    bot_seed = getattr(rng, "bot_seed", 0)
+    if easy_claim(view, events, legal, bot_seed):
+        return CLAIM
+    announce = [a for a in legal if a.startswith("announce ")]
+    if announce:
+        return announce[0]
+    plays = _plays(legal)
+    if not plays:
+        return "pass" if "pass" in legal else legal[0]
+    if rng.random() < EASY_RANDOM_PLAY:
+        return rng.choice(plays)
+    return _easy_play(view, plays)
+
+
+def _easy_play(view: dict[str, Any], plays: list[str]) -> str:
+    """Plain habits: lead a single cheap card; beat a trick worth 10 or more as cheaply as possible, otherwise
+    throw the cheapest cards."""
+    from trickroom.bots.bura.policy import keep_value, play_beats
+
+    trump = view["trump"]
+
+    def cost(play: str) -> float:
+        return sum(card_points(c) + keep_value(c, trump) for c in play.split()[1:])
+
+    if not view["trick"]:
+        singles = [p for p in plays if len(p.split()) == 2]
+        return min(singles or plays, key=cost)
+    winning = view["trick"][0]["cards"]
+    for entry in view["trick"][1:]:
+        if play_beats(entry["cards"], winning, trump):
+            winning = entry["cards"]
+    on_table = sum(card_points(c) for p in view["trick"] for c in p["cards"])
+    beating = [p for p in plays if play_beats(p.split()[1:], winning, trump)]
+    if beating and on_table >= 10:
+        return min(beating, key=cost)
+    return min(plays, key=cost)
+
+
+def easy_off_turn(game: Game, seat: int, view: dict[str, Any], events: Sequence[Event], legal: Sequence[str],
+                  rng: random.Random, bot_seed: int = 0) -> str | None:
+    return CLAIM if easy_claim(view, events, legal, bot_seed) else None
+
+
+# --- hard --------------------------------------------------------------------------------------------------
+
+def playout(match: Match, seat: int, points: Sequence[int], played: set[str]) -> float:
+    """Play a determinized ``match`` on with the heuristics until someone reaches 31 (and so claims) or the hand
+    ends; 1.0 if ``seat`` wins the hand, else 0.0. ``match.events`` holds only what happened since the world
+    was sampled (determinized matches start without history)."""
+    points = list(points)
+    played = set(played)
+    seen = 0
+    for _ in range(500):
+        events = match.events
+        while seen < len(events):
+            event = events[seen]
+            seen += 1
+            kind = event["type"]
+            if kind == "trick":
+                winner = int(event["winner"])
+                points[winner] += sum(card_points(c) for c in event["cards"])
+                played.update(event["cards"])
+                if points[winner] >= TRUE_CLAIM:
+                    return 1.0 if winner == seat else 0.0
+            elif kind == "hand_end":
+                return 1.0 if event["winner"] == seat else 0.0
+        if match.is_over or not match.to_act:
+            return 0.0
+        actor = match.to_act[0]
+        legal = [a for a in match.legal_actions(actor) if a != CLAIM]
+        if len(legal) == 1:
+            match.apply(actor, legal[0])
+            continue
+        view = match.view(actor)
+        hand = set(view["hand"])
+        unseen = [c for c in _DECK if c not in played and c not in hand]
+        match.apply(actor, heuristic_action(view, legal, points, unseen))
+    return 0.0
+
+
+def hard_search(game: Game, seat: int, view: dict[str, Any], events: Sequence[Event], legal: Sequence[str],
+                rng: random.Random, budget: Budget) -> SearchResult:
+    memory = remember(view, events)
+    if claim_now(memory, legal):
+        return SearchResult(CLAIM, 0)
+    actions = [a for a in legal if a != CLAIM]
+    fallback = heuristic_action(view, actions, memory.points, memory.unseen)
+    if any(a.startswith("announce bura") or a.startswith("announce moscow") for a in actions):
+        return SearchResult(next(a for a in actions if a in ("announce bura", "announce moscow")), 0)
+
+    def sample(sample_rng: random.Random) -> Match | None:
+        hidden = sample_hidden(memory, sample_rng)
+        return None if hidden is None else game.determinized_match(view, hidden)
+
+    played = set(memory.played)
+    return flat_search(seat, actions, sample, lambda m, _r: playout(m, seat, memory.points, played), budget, rng,
+                       fallback)
+
+
+_DECK: tuple[str, ...] = tuple(r + s for s in "SHDC" for r in "6789TJQKA")

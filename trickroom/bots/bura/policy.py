@@ -1,0 +1,107 @@
+"""Bura heuristics: the ``normal`` level's play, and the playout policy of the ``hard`` level's search.
+
+A play is scored by what it is expected to win or give away in card points now, minus the beating power it
+spends (trumps, aces and tens are worth keeping), with a large bonus or penalty when the trick decides the hand
+(a player reaching 31 claims at once). The chance that a play is beaten later is estimated from how many unseen
+cards could beat each of its cards.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from math import comb
+
+from trickroom.bots.bura.memory import TRUE_CLAIM, card_points
+from trickroom.cards import RANKS
+
+DECIDES = 60.0  # the value of winning (or stopping an opponent from winning) the hand with this trick
+
+
+def rank_index(card: str) -> int:
+    return RANKS.index(card[0])
+
+
+def beats(card: str, other: str, trump: str) -> bool:
+    if card[1] == other[1]:
+        return rank_index(card) > rank_index(other)
+    return card[1] == trump
+
+
+def play_beats(play: Sequence[str], winning: Sequence[str], trump: str) -> bool:
+    """B5: each card of ``play`` pairs with one of ``winning`` that it beats."""
+    if len(play) != len(winning):
+        return False
+    if len(play) == 1:
+        return beats(play[0], winning[0], trump)
+    first = play[0]
+    for index, target in enumerate(winning):
+        if beats(first, target, trump) and play_beats(play[1:], [*winning[:index], *winning[index + 1:]], trump):
+            return True
+    return False
+
+
+def keep_value(card: str, trump: str) -> float:
+    """Beating power lost when ``card`` leaves the hand (its points are counted separately)."""
+    if card[1] == trump:
+        return 3.0 + 0.6 * rank_index(card)
+    return {"A": 2.0, "T": 1.0}.get(card[0], 0.0)
+
+
+def beat_chance(play: Sequence[str], unseen: Sequence[str], trump: str, cards_against: int) -> float:
+    """Rough chance that someone holding ``cards_against`` of the ``unseen`` cards can beat ``play``."""
+    total = len(unseen)
+    if total == 0 or cards_against <= 0:
+        return 0.0
+    held = min(cards_against, total)
+    chance = 1.0
+    for card in play:
+        beaters = sum(1 for u in unseen if beats(u, card, trump))
+        miss = comb(total - beaters, held) / comb(total, held) if total - beaters >= held else 0.0
+        chance *= 1.0 - miss
+    return chance
+
+
+def choose_play(hand: Sequence[str], plays: Sequence[Sequence[str]], trick: Sequence[tuple[int, Sequence[str]]],
+                seat: int, points: Sequence[int], unseen: Sequence[str], trump: str, later_players: int,
+                hand_size: int = 3) -> int:
+    """The index in ``plays`` of the best play by the heuristic score."""
+    best_index, best_score = 0, float("-inf")
+    for index, play in enumerate(plays):
+        score = score_play(play, trick, seat, points, unseen, trump, later_players, hand_size)
+        if score > best_score:
+            best_index, best_score = index, score
+    return best_index
+
+
+def score_play(play: Sequence[str], trick: Sequence[tuple[int, Sequence[str]]], seat: int, points: Sequence[int],
+               unseen: Sequence[str], trump: str, later_players: int, hand_size: int = 3) -> float:
+    own_points = sum(card_points(c) for c in play)
+    spent = sum(keep_value(c, trump) for c in play)
+    mine = points[seat]
+    if not trick:
+        # A lead: later players answer with as many cards; assume they throw about 2 points a card if they lose.
+        chance = beat_chance(play, unseen, trump, hand_size * later_players)
+        pot = own_points + 2.0 * len(play) * later_players
+        score = (1 - chance) * pot - chance * (own_points + 4.0 * len(play)) - 0.5 * spent
+        if mine + pot >= TRUE_CLAIM:
+            score += (1 - chance) * DECIDES
+        # Long leads of cheap cards make the others spend or throw cards; they are worth a little extra.
+        score += 0.8 * (len(play) - 1) * (1 - chance)
+        return score
+    winner, winning = trick[0]
+    for other, other_play in trick[1:]:
+        if play_beats(other_play, winning, trump):
+            winner, winning = other, other_play
+    on_table = sum(card_points(c) for _, p in trick for c in p)
+    pot = on_table + own_points
+    if play_beats(play, winning, trump):
+        chance = beat_chance(play, unseen, trump, hand_size * later_players) if later_players else 0.0
+        score = (1 - chance) * pot - chance * pot - spent
+        if mine + pot >= TRUE_CLAIM:
+            score += (1 - chance) * DECIDES
+        return score
+    # Not beating: the points go to whoever wins the trick; throw cheap cards, keep trumps.
+    score = -pot - spent
+    if points[winner] + pot >= TRUE_CLAIM and not later_players:
+        score -= DECIDES
+    return score

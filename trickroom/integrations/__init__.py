@@ -1,0 +1,1 @@
+"""Bridges from trickroom's games to outside tools (optional extras; nothing in trickroom imports these)."""

@@ -1,0 +1,364 @@
+"""Bura and Mpourloto as OpenSpiel Python games, and OpenSpiel's ISMCTSBot as a trickroom bot.
+
+Needs the optional extra ``openspiel`` (``pip install 'trickroom[openspiel]'``, package ``open-spiel``).
+Importing this module registers two games with ``pyspiel.register_game``:
+
+- ``python_trickroom_bura`` (parameter ``players``, 2 to 6; the other table options at their defaults), and
+- ``python_trickroom_mpourloto`` (4 players, teams 0+2 and 1+3).
+
+One OpenSpiel episode is one hand. The games are sequential with sampled chance (the deal is drawn when the
+initial state is made) and imperfect information. A state offers what ISMCTS needs: legal actions as ints,
+``information_state_string(player)`` (the player's hand, their own secret answer, and every public event of the
+episode), ``clone``, and ``resample_from_infostate(player, sampler)`` which redeals every card the player cannot
+see, consistently with what they saw (trickroom.bots' samplers), through ``Game.determinized_match``.
+
+Two liberties, both documented in docs/bots.md: Bura's simultaneous announcement pause is asked seat by seat in
+the engine's order, and claims are not actions: a player who reaches 31 card points claims at once, as every
+trickroom bot does. Returns: Bura, +1 for the hand's winner and -1/(n-1) for the others (0 for all when nobody
+wins); Mpourloto, each team's points added minus the other's, over their sum (0 for a thrown-in hand).
+"""
+
+from __future__ import annotations
+
+import json
+import random
+import time
+from collections.abc import Sequence
+from itertools import combinations
+from typing import Any
+
+import numpy as np
+import pyspiel
+from open_spiel.python.algorithms import ismcts, mcts
+
+from trickroom.cards import DECK_32, DECK_36, SUITS
+from trickroom.games import Event, Game, Match, events_for, load_game
+from trickroom.games.mpourloto.rules import SEQUENCE_ORDER
+
+TRUE_CLAIM = 31
+BURA_POINTS = {"A": 11, "T": 10, "K": 4, "Q": 3, "J": 2}
+
+
+# --- action strings <-> ints -------------------------------------------------------------------------------
+
+def _bura_action_ids() -> dict[str, int]:
+    ids: dict[str, int] = {}
+    for size in (1, 2, 3):
+        for combo in combinations(DECK_36, size):
+            ids["play " + " ".join(sorted(combo))] = len(ids)
+    for word in ("pass", "announce bura", "announce aces", "announce molodka", "announce moscow",
+                 "announce little-moscow"):
+        ids[word] = len(ids)
+    return ids
+
+
+def _mpourloto_action_ids() -> dict[str, int]:
+    ids: dict[str, int] = {}
+    for card in DECK_32:
+        ids["play " + card] = len(ids)
+    for word in ("accept", "pass", *(f"name {s}" for s in SUITS), "exchange", "keep", "done"):
+        ids[word] = len(ids)
+    melds: list[list[str]] = []
+    for suit in SUITS:
+        for start in range(8):
+            for end in range(start + 3, 9):
+                melds.append([rank + suit for rank in SEQUENCE_ORDER[start:end]])
+        melds.append(["K" + suit, "Q" + suit])
+    for rank in SEQUENCE_ORDER:
+        melds.append([rank + suit for suit in SUITS])
+    for cards in melds:
+        ids["meld " + " ".join(sorted(cards))] = len(ids)
+    return ids
+
+
+def _key(action: str) -> str:
+    """Actions keyed independently of card order: 'play QS 7S' and 'play 7S QS' are one action."""
+    verb, *rest = action.split()
+    return " ".join([verb, *sorted(rest)]) if verb in ("play", "meld") else action
+
+
+ACTION_IDS = {"bura": _bura_action_ids(), "mpourloto": _mpourloto_action_ids()}
+ACTION_NAMES = {name: {i: a for a, i in ids.items()} for name, ids in ACTION_IDS.items()}
+
+
+# --- the games -------------------------------------------------------------------------------------------
+
+def _game_type(name: str, players: tuple[int, int]) -> Any:
+    return pyspiel.GameType(
+        short_name=f"python_trickroom_{name}",
+        long_name=f"trickroom {name.capitalize()} (one hand)",
+        dynamics=pyspiel.GameType.Dynamics.SEQUENTIAL,
+        chance_mode=pyspiel.GameType.ChanceMode.SAMPLED_STOCHASTIC,
+        information=pyspiel.GameType.Information.IMPERFECT_INFORMATION,
+        utility=pyspiel.GameType.Utility.ZERO_SUM,
+        reward_model=pyspiel.GameType.RewardModel.TERMINAL,
+        max_num_players=players[1],
+        min_num_players=players[0],
+        provides_information_state_string=True,
+        provides_information_state_tensor=False,
+        provides_observation_string=True,
+        provides_observation_tensor=False,
+        parameter_specification={"players": players[0], "seed": 0},
+    )
+
+
+BURA_TYPE = _game_type("bura", (2, 6))
+MPOURLOTO_TYPE = _game_type("mpourloto", (4, 4))
+
+
+class TrickroomSpielGame(pyspiel.Game):  # type: ignore[misc]
+    """One trickroom game as an OpenSpiel game whose episodes are single hands."""
+
+    game_name = "bura"
+
+    def __init__(self, params: dict[str, Any] | None = None) -> None:
+        params = dict(params or {})
+        players = int(params.get("players", 2 if self.game_name == "bura" else 4))
+        self.trickroom_game: Game = (load_game("bura", players=players) if self.game_name == "bura"
+                                     else load_game("mpourloto"))
+        self.rng = random.Random(int(params.get("seed", 0)))
+        info = pyspiel.GameInfo(
+            num_distinct_actions=len(ACTION_IDS[self.game_name]),
+            max_chance_outcomes=0,
+            num_players=players,
+            min_utility=-1.0,
+            max_utility=1.0,
+            utility_sum=0.0,
+            max_game_length=400,
+        )
+        spiel_type = BURA_TYPE if self.game_name == "bura" else MPOURLOTO_TYPE
+        super().__init__(spiel_type, info, params)
+
+    def new_initial_state(self) -> TrickroomSpielState:
+        match = self.trickroom_game.new_match(seed=self.rng.getrandbits(63))
+        return TrickroomSpielState(self, match, events_for(match.events, None))
+
+    def state_for_seat(self, view: dict[str, Any], events: Sequence[Event], rng: random.Random) -> TrickroomSpielState:
+        """A state at a real table's position as ``view``'s seat knows it (hidden cards sampled)."""
+        match = _determinize(self.trickroom_game, view, events, rng)
+        return TrickroomSpielState(self, match, list(events))
+
+    def make_py_observer(self, iig_obs_type: Any = None, params: Any = None) -> StringObserver:
+        return StringObserver()
+
+
+class BuraSpielGame(TrickroomSpielGame):
+    game_name = "bura"
+
+
+class MpourlotoSpielGame(TrickroomSpielGame):
+    game_name = "mpourloto"
+
+
+def _determinize(game: Game, view: dict[str, Any], events: Sequence[Event], rng: random.Random) -> Match:
+    """A match consistent with what ``view``'s seat saw: the same samplers the hard bot uses."""
+    if game.name == "bura":
+        from trickroom.bots.bura.memory import remember as remember_bura
+        from trickroom.bots.bura.memory import sample_hidden as sample_bura
+
+        hidden = sample_bura(remember_bura(view, events), rng)
+    else:
+        from trickroom.bots.mpourloto.memory import remember as remember_mp
+        from trickroom.bots.mpourloto.memory import sample_hidden as sample_mp
+
+        hidden = sample_mp(remember_mp(view, events), rng)
+    if hidden is None:
+        raise ValueError("no deal of the hidden cards is consistent with this seat's view")
+    return game.determinized_match(view, hidden)
+
+
+class TrickroomSpielState(pyspiel.State):  # type: ignore[misc]
+    """A trickroom match inside OpenSpiel. ``public`` holds the episode's events as a spectator saw them (for
+    a state built from a seat's view: as that seat saw them), which is all any player's memory needs."""
+
+    def __init__(self, game: TrickroomSpielGame, match: Match, public: list[Event]) -> None:
+        super().__init__(game)
+        self.spiel_game = game
+        self.name = game.game_name
+        self.match = match
+        self.public = public
+        self.public_text = [json.dumps(e, sort_keys=True) for e in public]
+        self.hands_done = len(match.hand_results)
+        self.points = self._points_from(public) if self.name == "bura" else []
+        self.done = False
+        self.result: dict[str, Any] | None = None
+        self._auto_claim()
+
+    # --- OpenSpiel API ---
+
+    def current_player(self) -> int:
+        if self.done:
+            return int(pyspiel.PlayerId.TERMINAL)
+        return int(self.match.to_act[0])
+
+    def _legal_actions(self, player: int) -> list[int]:
+        ids = ACTION_IDS[self.name]
+        return sorted(ids[_key(a)] for a in self.match.legal_actions(player) if a != "claim")
+
+    def _apply_action(self, action: int) -> None:
+        seat = self.current_player()
+        wanted = ACTION_NAMES[self.name][int(action)]
+        chosen = next(a for a in self.match.legal_actions(seat) if _key(a) == wanted)
+        self._record(self.match.apply(seat, chosen))
+        self._auto_claim()
+
+    def _action_to_string(self, player: int, action: int) -> str:
+        return ACTION_NAMES[self.name][int(action)]
+
+    def is_terminal(self) -> bool:
+        return self.done
+
+    def returns(self) -> list[float]:
+        n = self.spiel_game.num_players()
+        if not self.done or self.result is None:
+            return [0.0] * n
+        if self.name == "bura":
+            winner = self.result.get("winner")
+            if winner is None:
+                return [0.0] * n
+            return [1.0 if s == winner else -1.0 / (n - 1) for s in range(n)]
+        added = self.result.get("added") or [0, 0]
+        total = max(1, added[0] + added[1])
+        team0 = (added[0] - added[1]) / total
+        return [team0 if s % 2 == 0 else -team0 for s in range(n)]
+
+    def information_state_string(self, player: int | None = None) -> str:
+        seat = self.current_player() if player is None else player
+        view = self.match.view(seat)
+        own = f"seat {seat} hand {' '.join(sorted(view['hand'] or []))} answer {view.get('my_answer')}"
+        return own + "\n" + "\n".join(self.public_text)
+
+    def observation_string(self, player: int | None = None) -> str:
+        return self.information_state_string(player)
+
+    def clone(self) -> TrickroomSpielState:
+        twin = TrickroomSpielState.__new__(TrickroomSpielState)
+        pyspiel.State.__init__(twin, self.spiel_game)
+        twin.spiel_game, twin.name = self.spiel_game, self.name
+        twin.match = self.match.clone()
+        twin.public, twin.public_text = list(self.public), list(self.public_text)
+        twin.hands_done, twin.points = self.hands_done, list(self.points)
+        twin.done, twin.result = self.done, self.result
+        return twin
+
+    def resample_from_infostate(self, player: int, probability_sampler: Any = None) -> TrickroomSpielState:
+        """A state the ``player`` cannot tell from this one: every card they cannot see dealt afresh."""
+        match = _determinize(self.match.game, self.match.view(player), self.public, self.spiel_game.rng)
+        return TrickroomSpielState(self.spiel_game, match, list(self.public))
+
+    def __str__(self) -> str:
+        return json.dumps(self.match.view(None), sort_keys=True)
+
+    # --- bookkeeping ---
+
+    def _record(self, events: Sequence[Event]) -> None:
+        for event in events_for(events, None):
+            self.public.append(event)
+            self.public_text.append(json.dumps(event, sort_keys=True))
+            if self.name == "bura" and event["type"] == "trick":
+                self.points[int(event["winner"])] += sum(BURA_POINTS.get(c[0], 0) for c in event["cards"])
+        results = self.match.hand_results
+        if len(results) > self.hands_done and results[-1].get("reason") != "redeal":
+            self.done, self.result = True, dict(results[-1])
+
+    def _points_from(self, events: Sequence[Event]) -> list[int]:
+        points = [0] * self.spiel_game.num_players()
+        for event in events:
+            if event["type"] == "deal":
+                points = [0] * len(points)
+            elif event["type"] == "trick":
+                points[int(event["winner"])] += sum(BURA_POINTS.get(c[0], 0) for c in event["cards"])
+        return points
+
+    def _auto_claim(self) -> None:
+        """Bura: whoever reaches 31 claims at once (claims are not OpenSpiel actions, see the module doc)."""
+        if self.done or self.name != "bura":
+            return
+        for seat, points in enumerate(self.points):
+            if points >= TRUE_CLAIM and "claim" in self.match.legal_actions(seat):
+                self._record(self.match.apply(seat, "claim"))
+                return
+
+
+class StringObserver:
+    """The minimal PyObserver: strings only (no tensors)."""
+
+    def __init__(self) -> None:
+        self.tensor = np.zeros(0, np.float32)
+        self.dict: dict[str, Any] = {}
+
+    def set_from(self, state: TrickroomSpielState, player: int) -> None:
+        return None
+
+    def string_from(self, state: TrickroomSpielState, player: int) -> str:
+        return state.information_state_string(player)
+
+
+pyspiel.register_game(BURA_TYPE, BuraSpielGame)
+pyspiel.register_game(MPOURLOTO_TYPE, MpourlotoSpielGame)
+
+
+# --- ISMCTS as a trickroom bot ---------------------------------------------------------------------------
+
+# Measured seconds per ISMCTS simulation, per game and table size, shared by the bots of one process so that a
+# new bot starts from the speed measured by earlier ones.
+_SECONDS_PER_SIMULATION: dict[tuple[str, int], float] = {}
+
+
+class ISMCTSSeatBot:
+    """OpenSpiel's ISMCTSBot (random rollouts, UCT) playing a trickroom seat, as an outside yardstick.
+
+    ISMCTSBot counts simulations, not seconds, so the bot measures its own speed and sets each decision's
+    simulation count to fill ``budget`` seconds (the arena prints the resulting decision times). Claims are
+    made by exact counting, like every trickroom bot.
+    """
+
+    level = "ismcts"
+
+    def __init__(self, game: Game, seed: int | None = None, budget: float = 0.5, uct_c: float = 1.5) -> None:
+        self.rng = random.Random(seed)
+        self.budget = budget
+        self.uct_c = uct_c
+        players = game.players
+        self.spiel_game: TrickroomSpielGame = (BuraSpielGame({"players": players, "seed": self.rng.getrandbits(31)})
+                                               if game.name == "bura"
+                                               else MpourlotoSpielGame({"seed": self.rng.getrandbits(31)}))
+        self.speed_key = (game.name, players)
+
+    def _bot(self, simulations: int) -> Any:
+        random_state = np.random.RandomState(self.rng.getrandbits(31))
+        evaluator = mcts.RandomRolloutEvaluator(n_rollouts=1, random_state=random_state)
+        return ismcts.ISMCTSBot(self.spiel_game, evaluator, self.uct_c, max_simulations=simulations,
+                                random_state=random_state,
+                                final_policy_type=ismcts.ISMCTSFinalPolicyType.MAX_VISIT_COUNT,
+                                allow_inconsistent_action_sets=False)
+
+    def _claim(self, game: Game, view: dict[str, Any], events: Sequence[Event], legal: Sequence[str]) -> bool:
+        if game.name != "bura" or "claim" not in legal:
+            return False
+        from trickroom.bots.bura.memory import remember
+
+        memory = remember(view, events)
+        return memory.points[memory.seat] >= TRUE_CLAIM
+
+    def off_turn(self, game: Game, seat: int, view: dict[str, Any], events: Sequence[Event],
+                 legal: Sequence[str]) -> str | None:
+        return "claim" if self._claim(game, view, events, legal) else None
+
+    def choose(self, game: Game, seat: int, view: dict[str, Any], events: Sequence[Event],
+               legal: Sequence[str]) -> str:
+        if self._claim(game, view, events, legal):
+            return "claim"
+        choices = [a for a in legal if a != "claim"]
+        if len(choices) == 1:
+            return choices[0]
+        state = self.spiel_game.state_for_seat(view, events, self.rng)
+        per_simulation = _SECONDS_PER_SIMULATION.get(self.speed_key, 0.002)
+        simulations = max(8, int(self.budget / per_simulation))
+        started = time.perf_counter()
+        action = int(self._bot(simulations).step(state))
+        elapsed = time.perf_counter() - started
+        measured = elapsed / simulations
+        _SECONDS_PER_SIMULATION[self.speed_key] = 0.5 * per_simulation + 0.5 * measured
+        wanted = ACTION_NAMES[game.name][action]
+        return next(a for a in choices if _key(a) == wanted)
