@@ -685,7 +685,7 @@ class Table:
         try:
             match.apply(seat, action)
         except IllegalAction as exc:
-            code = "not_your_turn" if not match.legal_actions(seat) else "illegal"
+            code = "illegal" if seat in match.to_act else "not_your_turn"
             raise ProtocolError(code, _text=str(exc) or None) from None
         number = len(match.actions)
         canonical = match.actions[-1][1]
