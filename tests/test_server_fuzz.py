@@ -67,12 +67,13 @@ def test_thousands_of_bad_messages_change_nothing(server: ThreadServer) -> None:
         keeper.request(type="start", table=table)
         update = keeper.wait(type="update", table=table)
         to_act = update["to_act"][0]
-        actor, other = (keeper, fuzzer) if to_act == 0 else (fuzzer, keeper)
-        # Let the first player make moves until it is the keeper's turn to act alone.
+        # Let the fuzzer's seat make moves until it is the keeper's turn to act alone.
         while to_act != 0:
-            legal = [a for a in update["legal"] if a != "claim"]
-            actor.send(type="act", table=table, action=legal[0])
-            update = keeper.wait(lambda m: m["seq"] > update["seq"], type="update", table=table)
+            fuzzer_update = fuzzer.wait(type="update", table=table, seq=update["seq"])
+            legal = [a for a in fuzzer_update["legal"] if a != "claim"]
+            fuzzer.send(type="act", table=table, action=legal[0])
+            last = update["seq"]
+            update = keeper.wait(lambda m, last=last: m["seq"] > last, type="update", table=table)
             to_act = update["to_act"][0]
         keeper_legal = [a for a in update["legal"] if a != "claim"]
         fuzzer.drain()
