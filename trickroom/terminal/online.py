@@ -1,0 +1,300 @@
+"""``trickroom play --server URL``: the same client at a table on a running room (docs/protocol.md).
+
+It logs in as a guest, then either creates a table (``--create bura --players 3 ...``), joins one (``--table
+t5``) or lists the open tables and waits for ``join ID`` / ``create GAME``. Seated, it prints the ``text`` of
+every message the room sends (the same sentences as offline: the room narrates with trickroom.narration), keeps
+the last ``view`` and ``legal`` for the information commands, and sends what the player types as ``act``.
+
+The websocket is read on the main thread; stdin is read on a helper thread that hands lines over through a
+queue, so the room's messages are printed while the player is typing.
+"""
+
+from __future__ import annotations
+
+import json
+import queue
+import threading
+from collections.abc import Sequence
+from typing import Any
+
+from websockets.exceptions import ConnectionClosed
+from websockets.sync.client import ClientConnection, connect
+
+from trickroom.terminal.commands import Act, Empty, Info, Other, Problem, Quit, parse, unknown
+from trickroom.terminal.console import Console
+from trickroom.terminal.render import Style, standings_line
+from trickroom.terminal.session import Session
+from trickroom.terminal.summary import HandTracker
+from trickroom.terminal.text import say
+
+Message = dict[str, Any]
+POLL_SECONDS = 0.05
+ONLINE_WORDS = ("tables", "join", "create", "start", "bot", "leave", "say")
+
+
+class OnlineClient(Session):
+    def __init__(self, url: str, name: str | None, console: Console, lang: str, style: Style,
+                 table: str | None = None, create: str | None = None, options: dict[str, Any] | None = None,
+                 bots: str | None = None, hands: int = 0) -> None:
+        super().__init__("", {}, [], None, console, lang, style)
+        self.url = url
+        self.nickname = name or "Guest"
+        self.want_table = table
+        self.want_create = create
+        self.create_options = dict(options or {})
+        self.bot_level = bots
+        self.hands = hands
+        self.user_id: str | None = None
+        self.table: str | None = None
+        self.info: Message | None = None
+        self.host = False
+        self.view: Message | None = None
+        self.legal: list[str] = []
+        self.to_act: list[int] = []
+        self.started = False
+        self.prompted: list[str] | None = None  # the legal list of the turn prompt not yet answered
+        self.done = False
+        self.next_id = 0
+        self.lines: queue.Queue[str | None] = queue.Queue()
+        self.ws: ClientConnection | None = None
+
+    # Session state
+
+    def current_view(self) -> Message | None:
+        return self.view
+
+    def current_legal(self) -> list[str]:
+        return list(self.legal)
+
+    def extra_words(self) -> list[str]:
+        return list(ONLINE_WORDS)
+
+    # The loop
+
+    def run(self) -> int:
+        self.say(say("connecting", self.lang, url=self.url), remember=False)
+        try:
+            self.ws = connect(self.url, open_timeout=10)
+        except (OSError, TimeoutError, ValueError) as exc:
+            self.say(say("connect_failed", self.lang, url=self.url, reason=exc), remember=False)
+            return 1
+        threading.Thread(target=self.read_lines, daemon=True, name="stdin").start()
+        try:
+            with self.ws:
+                return self.loop(self.ws)
+        except ConnectionClosed:
+            self.say(say("closed", self.lang), remember=False)
+            return 1
+
+    def read_lines(self) -> None:
+        while True:
+            line = self.console.read()
+            self.lines.put(line)
+            if line is None:
+                return
+
+    def loop(self, ws: ClientConnection) -> int:
+        while not self.done:
+            try:
+                raw = ws.recv(timeout=POLL_SECONDS)
+            except TimeoutError:
+                raw = None
+            if raw is not None:
+                self.receive(json.loads(raw))
+            while not self.done:
+                try:
+                    line = self.lines.get_nowait()
+                except queue.Empty:
+                    break
+                if line is None:
+                    self.say(say("eof", self.lang), remember=False)
+                    return 0
+                self.typed(line)
+        return 0
+
+    def send(self, message: Message) -> None:
+        assert self.ws is not None
+        self.next_id += 1
+        self.ws.send(json.dumps({**message, "id": self.next_id}))
+
+    # What the room says
+
+    def receive(self, msg: Message) -> None:
+        kind = msg.get("type")
+        text = msg.get("text") or ""
+        handler = getattr(self, f"on_{kind}", None)
+        if handler is not None:
+            handler(msg)
+        elif text:
+            self.say(text)
+
+    def on_hello(self, msg: Message) -> None:
+        self.send({"type": "login", "nickname": self.nickname, "lang": self.lang, "protocol": 1})
+
+    def on_welcome(self, msg: Message) -> None:
+        self.user_id = msg["user"]["id"]
+        self.say(msg.get("text", ""))
+        if self.want_create:
+            self.send({"type": "create", "game": self.want_create, "options": self.create_options})
+        elif self.want_table:
+            self.send({"type": "watch", "table": self.want_table})
+
+    def on_lobby(self, msg: Message) -> None:
+        if self.table is not None or self.want_create or self.want_table:
+            return
+        entries = [say("table_entry", self.lang, id=t["id"], text=t.get("options_text", t.get("title", "")),
+                       taken=t.get("taken", 0), seats=t.get("seats", 0), status=t.get("status", ""))
+                   for t in msg.get("tables", []) if t.get("status") != "finished"]
+        self.say(say("tables", self.lang, list="; ".join(entries)) if entries else say("no_tables", self.lang),
+                 remember=False)
+        self.say(say("online_hint", self.lang), remember=False)
+
+    def on_snapshot(self, msg: Message) -> None:
+        first = self.table != msg["table"]
+        self.table = msg["table"]
+        self.set_info(msg["info"])
+        you = msg.get("you") or {}
+        self.host = bool(you.get("host"))
+        self.seat = you.get("seat")
+        self.view = msg.get("view")
+        self.legal = list(msg.get("legal") or [])
+        self.to_act = list(msg.get("to_act") or [])
+        if first:
+            self.tracker = HandTracker(self.game_name, self.options, self.names, self.lang, self.seat)
+        if self.seat is None and first:
+            self.sit_down()
+
+    def sit_down(self) -> None:
+        assert self.info is not None
+        free = [s["seat"] for s in self.info["seats"] if s.get("user") is None and s.get("bot") is None]
+        if not free or self.info.get("status") != "waiting":
+            self.say(say("table_full", self.lang, table=self.table), remember=False)
+            return
+        self.send({"type": "sit", "table": self.table, "seat": free[0]})
+
+    def set_info(self, info: Message) -> None:
+        self.info = info
+        self.game_name = info["game"]
+        self.options = dict(info.get("options") or {})
+        self.names = [s["user"]["name"] if s.get("user") else self.bot_name(s["seat"]) for s in info["seats"]]
+        self.tracker.names = list(self.names)
+        self.tracker.game = self.game_name
+        self.tracker.options = dict(self.options)
+
+    def bot_name(self, seat: int) -> str:
+        from trickroom.narration import translate
+
+        return translate("bot.name", self.lang, number=seat + 1)
+
+    def on_table_event(self, msg: Message) -> None:
+        if "info" in msg:
+            self.set_info(msg["info"])
+        self.say(msg.get("text", ""))
+        kind = msg.get("kind")
+        user = msg.get("user") or {}
+        if kind == "sat" and user.get("id") == self.user_id:
+            self.seat = msg.get("seat")
+            self.tracker.seat = self.seat
+            self.seated()
+        elif kind == "started":
+            self.started = True
+        elif kind == "finished":
+            standings = msg.get("standings")
+            if isinstance(standings, dict):
+                self.say(standings_line(standings, self.names, self.lang, final=True, my_seat=self.seat))
+            self.done = True
+
+    def seated(self) -> None:
+        """Just sat down: a host who asked for bots fills the other seats and starts; otherwise wait."""
+        if not self.host or self.info is None:
+            self.say(say("waiting", self.lang), remember=False)
+            return
+        free = [s["seat"] for s in self.info["seats"]
+                if s.get("user") is None and s.get("bot") is None and s["seat"] != self.seat]
+        if self.bot_level:
+            for seat in free:
+                self.send({"type": "bot_add", "table": self.table, "level": self.bot_level, "seat": seat})
+            self.send({"type": "start", "table": self.table})
+        else:
+            self.say(say("host_hint", self.lang), remember=False)
+
+    def on_event(self, msg: Message) -> None:
+        self.show_event(msg["event"], text=msg.get("text") or "")
+        if self.hands and msg["event"].get("type") == "hand_end" and self.tracker.hands_played >= self.hands:
+            self.say(say("stopped", self.lang, count=self.tracker.hands_played))
+            self.send({"type": "leave", "table": self.table})
+            self.done = True
+
+    def on_update(self, msg: Message) -> None:
+        self.view = msg.get("view")
+        self.legal = list(msg.get("legal") or [])
+        self.to_act = list(msg.get("to_act") or [])
+        if self.seat not in self.to_act:
+            self.prompted = None
+
+    def on_your_turn(self, msg: Message) -> None:
+        self.legal = list(msg.get("legal") or [])
+        if self.seat is not None and self.seat not in self.to_act:
+            self.to_act.append(self.seat)
+        # The room may repeat "your turn" while it still waits for the same answer (another seat answered in
+        # Bura's announcement pause): say it once, or the player answers twice.
+        if self.prompted == self.legal:
+            return
+        self.prompted = list(self.legal)
+        self.show_turn(self.legal)
+
+    def on_error(self, msg: Message) -> None:
+        self.say(msg.get("text") or msg.get("code", ""), remember=False)
+
+    def on_left(self, msg: Message) -> None:
+        self.say(msg.get("text", ""))
+        self.done = True
+
+    def on_ok(self, msg: Message) -> None:
+        return
+
+    def on_pong(self, msg: Message) -> None:
+        return
+
+    # What the player types
+
+    def typed(self, line: str) -> None:
+        command = parse(line, self.legal if self.table else [], self.current_hand(), self.lang)
+        if isinstance(command, Quit):
+            if self.table:
+                self.send({"type": "leave", "table": self.table})
+            self.say(say("bye", self.lang), remember=False)
+            self.done = True
+        elif isinstance(command, Act):
+            self.send({"type": "act", "table": self.table, "action": command.action})
+        elif isinstance(command, Info):
+            self.answer(command)
+        elif isinstance(command, Problem):
+            self.say(command.message if self.table else say("not_at_table", self.lang), remember=False)
+        elif isinstance(command, Other):
+            self.room_command(command.words)
+        elif isinstance(command, Empty):
+            return
+
+    def room_command(self, words: Sequence[str]) -> None:
+        word = words[0].lower()
+        rest = list(words[1:])
+        if word == "tables":
+            self.want_table = self.want_create = None
+            self.send({"type": "lobby"})
+        elif word == "join" and rest:
+            self.send({"type": "watch", "table": rest[0]})
+        elif word == "create" and rest:
+            self.send({"type": "create", "game": rest[0].lower(), "options": {}})
+        elif word == "say" and rest and self.table:
+            self.send({"type": "chat", "table": self.table, "message": " ".join(rest)})
+        elif word in ("start", "bot", "leave") and not self.table:
+            self.say(say("not_at_table", self.lang), remember=False)
+        elif word == "start":
+            self.send({"type": "start", "table": self.table})
+        elif word == "bot":
+            self.send({"type": "bot_add", "table": self.table, "level": rest[0] if rest else "normal"})
+        elif word == "leave":
+            self.send({"type": "leave", "table": self.table})
+        else:
+            self.say(unknown(words, self.lang).message, remember=False)
