@@ -65,7 +65,7 @@ class OfflineGame(Session):
         self.introduce()
         self.speak_new_events()
         while not self.match.is_over:
-            if self.hands and self.tracker.hands_played >= self.hands:
+            if self.hands_done():
                 self.say(say("stopped", self.lang, count=self.tracker.hands_played))
                 self.say(standings_line(self.match.standings, self.names, self.lang, final=False))
                 return 0
@@ -96,6 +96,11 @@ class OfflineGame(Session):
         self.spoken = len(self.match.events)
         for event in events_for(new, HUMAN):
             self.show_event(event)
+            if self.hands_done():
+                return  # the next hand's deal is not spoken: the player asked to stop here
+
+    def hands_done(self) -> bool:
+        return bool(self.hands) and self.tracker.hands_played >= self.hands
 
     def bots_act_off_turn(self) -> bool:
         """Let each bot not asked to move make an off-turn move (only a Bura claim exists); True if one did."""

@@ -58,6 +58,10 @@ def joined(items: Sequence[str], lang: str) -> str:
     return ", ".join(items[:-1]) + say("and", lang) + items[-1]
 
 
+def capitalized(text: str) -> str:
+    return text[:1].upper() + text[1:]
+
+
 def name_of(seat: int, names: Sequence[str]) -> str:
     return names[seat] if 0 <= seat < len(names) else f"{seat + 1}"
 
@@ -166,7 +170,7 @@ def score_line(view: dict[str, Any], names: Sequence[str], lang: str) -> str:
 
 
 def team_label(team: int, names: Sequence[str], lang: str, my_team: int | None = 0) -> str:
-    """``Your team (You and Boris)`` or ``The other team (Anna and Vera)``; seats 0 and 2 are team 0."""
+    """``your team (You and Boris)`` or ``the other team (Anna and Vera)``; seats 0 and 2 are team 0."""
     key = "your_team" if team == my_team else "other_team"
     return say(key, lang, first=name_of(team, names), second=name_of(team + 2, names))
 
@@ -181,7 +185,7 @@ def standings_line(standings: dict[str, Any], names: Sequence[str], lang: str, f
     my_team = my_seat % 2 if isinstance(my_seat, int) else None
     entries = []
     for rank, who in enumerate(order, start=1):
-        label = (team_label(who, names, lang, my_team) if standings.get("kind") == "teams"
+        label = (capitalized(team_label(who, names, lang, my_team)) if standings.get("kind") == "teams"
                  else name_of(who, names))
         entries.append(say("standing_entry", lang, rank=rank, name=label, score=say(key, lang, count=scores[who])))
     line = say("standings" if final else "standings_so_far", lang, list="; ".join(entries))
@@ -191,7 +195,7 @@ def standings_line(standings: dict[str, Any], names: Sequence[str], lang: str, f
     if winner is None:
         return line + " " + say("no_winner", lang)
     if standings.get("kind") == "teams":
-        return line + " " + say("winner", lang, name=team_label(winner, names, lang, my_team))
+        return line + " " + say("winner", lang, name=capitalized(team_label(winner, names, lang, my_team)))
     if winner == my_seat:
         return line + " " + say("winner_you", lang)
     return line + " " + say("winner", lang, name=name_of(winner, names))

@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from trickroom.terminal.render import name_of, score_line, team_label
+from trickroom.terminal.render import capitalized, name_of, score_line, team_label
 from trickroom.terminal.text import say
 
 
@@ -74,7 +74,7 @@ class HandTracker:
             last = ""
             if event.get("last_trick") == team:
                 last = say("last_bonus", lang, bonus=90 if event.get("capo") else 10)
-            parts.append(say("summary_mp", lang, team=team_label(team, names, lang, mine),
+            parts.append(say("summary_mp", lang, team=capitalized(team_label(team, names, lang, mine)),
                              tricks=self.tricks.get(team, 0), cards=event["card_points"][team],
                              melds=event["meld_points"][team], last=last, added=event["added"][team]))
         if event.get("capo"):

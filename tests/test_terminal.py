@@ -1,0 +1,328 @@
+"""The terminal client: reading commands, and whole games driven through a pipe and a pseudo-terminal.
+
+The games run ``python -m trickroom play ...`` as a child process with a fixed --seed and easy bots, and a small
+strategy here reads the printed "Actions:" lines and types answers, as a player would.
+"""
+
+from __future__ import annotations
+
+import os
+import queue
+import select
+import subprocess
+import sys
+import threading
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+
+from trickroom.terminal.commands import Act, Info, Other, Problem, Quit, completions, parse
+from trickroom.terminal.render import Style, actions_line, hand_line
+
+ROOT = Path(__file__).resolve().parent.parent
+TIMEOUT = 30.0
+
+
+# --- Reading commands -------------------------------------------------------------------------------------
+
+
+BURA_LEGAL = ["play AS QS", "play AS", "play QS", "play 7D", "claim"]
+
+
+def test_full_action_notation_any_order_and_spelling_gives_the_legal_string() -> None:
+    hand = ["AS", "QS", "7D"]
+    assert parse("play qs as", BURA_LEGAL, hand) == Act("play AS QS")
+    assert parse("PLAY q♠ a♠", BURA_LEGAL, hand) == Act("play AS QS")
+    assert parse("claim", BURA_LEGAL, hand) == Act("claim")
+
+
+def test_short_forms() -> None:
+    hand = ["AS", "QS", "7D"]
+    assert parse("qs", BURA_LEGAL, hand) == Act("play QS")
+    assert parse("qs as", BURA_LEGAL, hand) == Act("play AS QS")
+    assert parse("c", BURA_LEGAL, hand) == Act("claim")
+    assert parse("2", BURA_LEGAL, hand) == Act("play AS")
+    assert parse("p", ["pass", "claim"], hand) == Act("pass")
+    mp_bidding = ["name S", "name H", "name D", "name C", "pass"]
+    assert parse("n hearts", mp_bidding, None) == Act("name H")
+    assert parse("name ♣", mp_bidding, None) == Act("name C")
+    assert parse("a", ["accept", "pass"], None) == Act("accept")
+    melds = ["meld KH QH JH", "meld KH QH", "done"]
+    assert parse("jh qh kh", melds, ["KH", "QH", "JH", "7S"]) == Act("meld KH QH JH")
+    assert parse("m kh qh", melds, ["KH", "QH", "JH", "7S"]) == Act("meld KH QH")
+    assert parse("d", melds, None) == Act("done")
+    assert parse("announce", ["pass", "announce bura", "claim"], None) == Act("announce bura")
+    assert parse("announce three aces", ["pass", "announce aces", "claim"], None) == Act("announce aces")
+
+
+def test_information_and_quit() -> None:
+    assert parse("hand", BURA_LEGAL, None) == Info("hand")
+    assert parse("h", [], None) == Info("hand")
+    assert parse("history 5", [], None) == Info("history", "5")
+    assert parse("?", [], None) == Info("help")
+    assert parse("actions", [], None) == Info("legal")
+    assert parse("quit", [], None) == Quit()
+
+
+def test_problems_are_clear_sentences() -> None:
+    hand = ["AS", "QS", "7D"]
+    assert parse("9", BURA_LEGAL, hand) == Problem("There is no action 9; choose 1 to 5.")
+    assert parse("play KH", BURA_LEGAL, hand) == Problem("You do not hold the king of hearts.")
+    assert parse("play zz", BURA_LEGAL, hand) == Problem("zz is not a card: write a rank and a suit, like QS or 10H.")
+    assert parse("accept", BURA_LEGAL, hand) == Problem("You cannot accept now. Type legal for your choices.")
+    assert parse("claim", [], hand) == Problem("It is not your turn.")
+    assert parse("play", BURA_LEGAL, hand) == Problem("Say which cards, for example: play AS QS.")
+    assert parse("frobnicate", BURA_LEGAL, hand) == Other(("frobnicate",))
+    assert parse("9", ["pass"], None, lang="ru") == Problem("Хода 9 нет; выберите от 1 до 1.")
+    # Legal as words but not as a move: the engine decides and explains, the parser passes it on.
+    assert parse("play AS 7D", BURA_LEGAL, hand) == Act("play AS 7D")
+
+
+def test_completion_offers_words_then_cards() -> None:
+    assert completions("cl", True, BURA_LEGAL, ["AS"]) == ["claim"]
+    assert completions("h", True, [], []) == ["hand", "h", "history", "help"]
+    assert completions("q", False, BURA_LEGAL, ["AS", "QS", "7D"]) == ["QS"]
+
+
+def test_lines_for_hand_and_actions() -> None:
+    view = {"game": "bura", "trump": "D", "hand": ["AS", "TD", "7S"]}
+    assert hand_line(view, Style(), "en") == "Your hand: diamonds, trumps: 10D; spades: AS 7S."
+    assert hand_line(view, Style(symbols=True), "ru") == "Ваши карты: бубны, козыри: 10♦; пики: A♠ 7♠."
+    mp = {"game": "mpourloto", "trumps": "H", "hand": ["AH", "JH", "9H", "TC"]}
+    assert hand_line(mp, Style(), "en") == "Your hand: hearts, trumps: JH 9H AH; clubs: 10C."
+    assert actions_line(["play TS", "claim"], Style(), "en") == "Actions: 1 play 10S, 2 claim."
+    assert actions_line(["play TH"], Style(color=True), "en") == "Actions: 1 play \x1b[31m10H\x1b[0m."
+
+
+# --- Driving the real command -----------------------------------------------------------------------------
+
+
+class Driver:
+    """``python -m trickroom play ARGS`` with stdin and stdout as pipes; every printed line is kept."""
+
+    def __init__(self, *args: str) -> None:
+        env = {**os.environ, "PYTHONIOENCODING": "utf-8"}
+        self.process = subprocess.Popen([sys.executable, "-m", "trickroom", "play", *args], cwd=ROOT, env=env,
+                                        stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                                        text=True, encoding="utf-8")
+        self.lines: list[str] = []
+        self._queue: queue.Queue[str | None] = queue.Queue()
+        threading.Thread(target=self._pump, daemon=True).start()
+
+    def _pump(self) -> None:
+        assert self.process.stdout is not None
+        for line in self.process.stdout:
+            self._queue.put(line.rstrip("\n"))
+        self._queue.put(None)
+
+    def next_line(self) -> str | None:
+        line = self._queue.get(timeout=TIMEOUT)
+        if line is not None:
+            self.lines.append(line)
+        return line
+
+    def until(self, wanted: Callable[[str], bool]) -> str | None:
+        """Read up to the first line that satisfies ``wanted`` (None if the program ended first)."""
+        while True:
+            line = self.next_line()
+            if line is None or wanted(line):
+                return line
+
+    def type(self, text: str) -> None:
+        assert self.process.stdin is not None
+        self.process.stdin.write(text + "\n")
+        self.process.stdin.flush()
+
+    def answer(self, text: str) -> str:
+        """Type a command that prints exactly one line and return that line."""
+        self.type(text)
+        line = self.next_line()
+        assert line is not None
+        return line
+
+    def close(self) -> int:
+        if self.process.stdin is not None and not self.process.stdin.closed:
+            self.process.stdin.close()
+        while self.next_line() is not None:
+            pass
+        code = self.process.wait(timeout=TIMEOUT)
+        if self.process.stdout is not None:
+            self.process.stdout.close()
+        return code
+
+
+def actions_of(line: str) -> list[str]:
+    """``Actions: 1 play QS, 2 claim.`` -> ``["play QS", "claim"]``."""
+    body = line.split(":", 1)[1].strip().rstrip(".")
+    return [entry.split(" ", 1)[1] for entry in body.split(", ")]
+
+
+def is_actions(line: str) -> bool:
+    return line.startswith("Actions:")
+
+
+def test_a_full_bura_match_through_a_pipe() -> None:
+    driver = Driver("bura", "--players", "2", "--scoring", "points", "--hand-limit", "1", "--seed", "11",
+                    "--bots", "easy")
+    first = driver.until(is_actions)
+    assert first == "Actions: 1 pass, 2 claim."
+    assert driver.lines[:3] == ["Bura, 2 players, classic, points to 11, at most 1 hands.",
+                                "You sit in seat 1. At the table: Anna (easy bot, seat 2).",
+                                "Type help for the commands, legal for your choices."]
+    assert "Your cards: ace of clubs, eight of hearts, six of clubs." in driver.lines
+    # Mistyped and illegal commands: a clear sentence each, and nothing changes.
+    hand = driver.answer("hand")
+    assert hand == "Your hand: hearts: 8H; clubs: AC 6C."
+    assert driver.answer("frobnicate") == "Unknown command: frobnicate. Type help for the commands."
+    assert driver.answer("accept") == "You cannot accept now. Type legal for your choices."
+    assert driver.answer("7") == "There is no action 7; choose 1 to 2."
+    assert driver.answer("play 8h") == "You cannot play now. Type legal for your choices."
+    assert driver.answer("announce bura") == "You cannot announce now. Type legal for your choices."
+    assert driver.answer("legal") == first
+    assert driver.answer("hand") == hand
+    plays = 0
+    refused = ""
+    driver.type("p")
+    while True:
+        line = driver.until(lambda text: is_actions(text) or text.startswith("Final standings"))
+        if line is None or line.startswith("Final standings"):
+            break
+        actions = actions_of(line)
+        if "pass" in actions:
+            driver.type("p")
+        elif plays == 2:
+            driver.type("c")  # claim after two tricks: a short match, and a claim in the summary
+        else:
+            held = cards_in(driver.answer("hand"))
+            if not refused and sorted(held) not in [sorted(a.split()[1:]) for a in actions]:
+                # Well-formed but against the rules: the engine's sentence, and nothing changes.
+                refused = driver.answer("play " + " ".join(held))
+                assert driver.answer("legal") == line
+                assert cards_in(driver.answer("hand")) == held
+            plays += 1
+            driver.type(next(a for a in actions if a.startswith("play")).split(" ", 1)[1].lower())
+    assert driver.close() == 0
+    assert refused.startswith("That is not allowed: ") and refused.endswith(" Nothing was changed.")
+    text = "\n".join(driver.lines)
+    assert "You pass." in text
+    assert "You play the " in text
+    assert "Hand 1 is over. Tricks: You " in text
+    assert "Claims: " in text
+    final = [x for x in driver.lines if x.startswith("Final standings")]
+    assert final and final[0].startswith("Final standings: 1. ")
+
+
+def test_a_full_mpourloto_hand_through_a_pipe_with_an_illegal_card() -> None:
+    driver = Driver("mpourloto", "--seed", "5", "--hands", "1", "--bots", "easy")
+    refused = False
+    while True:
+        line = driver.until(lambda text: is_actions(text) or text.startswith("Standings"))
+        if line is None or line.startswith("Standings"):
+            break
+        actions = actions_of(line)
+        if "accept" in actions:
+            driver.type("a")
+        elif any(a.startswith("name") for a in actions):
+            driver.type("n " + actions[0].split()[1].lower())
+        elif any(a.startswith("meld") for a in actions):
+            driver.type(actions[0])  # every meld offered, then done
+        elif actions == ["pass"] or "pass" in actions:
+            driver.type("p")
+        elif "done" in actions:
+            driver.type("d")
+        elif "exchange" in actions:
+            driver.type("x")
+        else:
+            playable = [a.split()[1] for a in actions]
+            held = cards_in(driver.answer("hand"))
+            illegal = [c for c in held if c not in playable]
+            if illegal and not refused:
+                refused = True
+                assert driver.answer(illegal[0].lower()).startswith("That is not allowed: You must ")
+                assert driver.answer("legal") == line
+                assert cards_in(driver.answer("h")) == held
+            driver.type(playable[0].lower())
+    assert driver.close() == 0
+    assert refused
+    text = "\n".join(driver.lines)
+    assert "Your partner is Boris." in text
+    assert "Hand 1 is over. Your team (You and Boris): " in text
+    assert driver.lines[-2] == "Stopping after hand 1, as asked."
+    assert driver.lines[-1].startswith("Standings: 1. ")
+
+
+def cards_in(hand: str) -> list[str]:
+    """The card codes in ``Your hand: hearts, trumps: JH 9H; clubs: 10C.``"""
+    body = hand.split(":", 1)[1].strip().rstrip(".")
+    cards = []
+    for group in body.split("; "):
+        for label in group.split(": ", 1)[1].split():
+            cards.append(label.replace("10", "T"))
+    return cards
+
+
+def test_russian_sentences_and_eof_exits_cleanly() -> None:
+    driver = Driver("bura", "--lang", "ru", "--seed", "11", "--bots", "random", "--name", "Ира")
+    first = driver.until(lambda text: text.startswith("Ходы:"))
+    assert first == "Ходы: 1 pass, 2 claim."
+    assert driver.lines[1] == "Вы — Ира, место 1. За столом: Анна (бот, уровень random, место 2)."
+    assert "Ваш ход." in driver.lines
+    assert driver.answer("что") == "Неизвестная команда: что. Наберите help, чтобы узнать команды."
+    assert driver.close() == 0
+    assert driver.lines[-1] == "Ввод закончился: выходим из игры."
+
+
+def test_unknown_option_value_is_refused_before_playing() -> None:
+    result = subprocess.run([sys.executable, "-m", "trickroom", "play", "bura", "--players", "9"], cwd=ROOT,
+                            capture_output=True, text=True, timeout=TIMEOUT)
+    assert result.returncode == 2
+    assert "Option players must be at most 6; got 9." in result.stderr
+
+
+# --- Through a pseudo-terminal ----------------------------------------------------------------------------
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="pseudo-terminals are POSIX")
+def test_a_bura_match_through_a_pseudo_terminal_with_tab_completion() -> None:
+    import pty
+
+    master, slave = pty.openpty()
+    env = {**os.environ, "TERM": "dumb", "PYTHONIOENCODING": "utf-8"}
+    process = subprocess.Popen([sys.executable, "-m", "trickroom", "play", "bura", "--scoring", "points",
+                                "--hand-limit", "1", "--seed", "4", "--bots", "easy"],
+                               cwd=ROOT, env=env, stdin=slave, stdout=slave, stderr=slave, close_fds=True)
+    os.close(slave)
+    output = ""
+    typed_completion = False
+    answered = 0
+    deadline = time.monotonic() + TIMEOUT
+    try:
+        while time.monotonic() < deadline:
+            ready, _, _ = select.select([master], [], [], 0.5)
+            if not ready:
+                if process.poll() is not None:
+                    break
+                continue
+            try:
+                chunk = os.read(master, 4096).decode("utf-8", "replace")
+            except OSError:  # the child closed the terminal
+                break
+            output += chunk
+            if not typed_completion and output.rstrip().endswith(">"):
+                typed_completion = True
+                os.write(master, b"hel\t\r")  # tab completes "help"
+                continue
+            if output.count("Actions:") > answered and output.rstrip().endswith(">") and "Commands (" in output:
+                answered = output.count("Actions:")
+                os.write(master, b"1\r")
+        process.wait(timeout=TIMEOUT)
+    finally:
+        os.close(master)
+        if process.poll() is None:
+            process.kill()
+    assert process.returncode == 0
+    assert "Commands (type them, then Enter):" in output  # "hel" + Tab became "help"
+    assert "Hand 1 is over." in output
+    assert "Final standings: 1. " in output
