@@ -77,6 +77,7 @@ def _add_option(parser: argparse.ArgumentParser, option: Option) -> None:
         return  # nothing to choose (Mpourloto's four players)
     bounds = f", {option.minimum}-{option.maximum}" if option.minimum is not None else ""
     parser.add_argument(flag, dest=dest, type=kind, choices=choices, default=argparse.SUPPRESS,
+                        metavar=None if choices else "N" if kind is int else "VALUE",
                         help=f"{text} (default {option.default}{bounds})")
 
 
