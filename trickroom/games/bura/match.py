@@ -16,9 +16,11 @@ from typing import TYPE_CHECKING, Any
 from trickroom import cards
 from trickroom.games.base import JSON, Event, IllegalAction, Match
 from trickroom.games.bura.tables import (
+    ANSWERS,
     BEATS,
     CLAIM,
     CODES,
+    DECK_IDS,
     ID_OF,
     KINDS_CLASSIC,
     KINDS_MOSCOW,
@@ -147,8 +149,7 @@ class BuraMatch(Match):
                 return self._legal[:]
         elif self.phase == "announce":
             if seat in self.pending:
-                kind = self.combos.get(seat)
-                return [PASS, f"announce {kind}", CLAIM] if kind else [PASS, CLAIM]
+                return list(ANSWERS[self.combos.get(seat)])
         else:
             return []
         if seat is not None and 0 <= seat < self.n and self.in_hand[seat]:
@@ -356,7 +357,7 @@ class BuraMatch(Match):
             if number < len(self.decks):
                 deck = [ID_OF[c] for c in self.decks[number]]
             else:
-                deck = [ID_OF[c] for c in cards.shuffled(cards.DECK_36, cards.deal_rng(self.seed, number))]
+                deck = cards.shuffled(DECK_IDS, cards.deal_rng(self.seed, number))
             hands: list[list[int]] = [[] for _ in range(self.n)]
             for i, card in enumerate(deck[:3 * count]):
                 hands[seats[i % count]].append(card)
@@ -492,7 +493,7 @@ class BuraMatch(Match):
             if play_beats(play, winning, beats):
                 winner, winning = seat, play
         taken = [card for _, play in self.trick for card in play]
-        self.won_points[winner] += sum(POINTS[c] for c in taken)
+        self.won_points[winner] += sum(map(POINTS.__getitem__, taken))
         self.won_cards[winner].extend(taken)
         self.tricks_won[winner] += 1
         self.last_trick = {"plays": [{"seat": s, "cards": _codes(p)} for s, p in self.trick], "winner": winner}

@@ -13,12 +13,14 @@ from __future__ import annotations
 
 from itertools import combinations
 
-from trickroom.cards import SUITS
+from trickroom.cards import DECK_36, SUITS
 
 BURA_RANKS = "6789JQKTA"  # low to high: the ten ranks just below the ace (B1)
 N_CARDS = 36
 CODES: tuple[str, ...] = tuple(BURA_RANKS[8 - i // 4] + SUITS[i % 4] for i in range(N_CARDS))
 ID_OF: dict[str, int] = {code: i for i, code in enumerate(CODES)}
+# The standard deck's order (cards.DECK_36) as ids: shuffling these deals exactly what shuffling the codes would.
+DECK_IDS: tuple[int, ...] = tuple(ID_OF[code] for code in DECK_36)
 SUIT: tuple[int, ...] = tuple(i % 4 for i in range(N_CARDS))
 RANK: tuple[int, ...] = tuple(8 - i // 4 for i in range(N_CARDS))  # 0 = six ... 7 = ten, 8 = ace
 _POINTS_BY_RANK = {"A": 11, "T": 10, "K": 4, "Q": 3, "J": 2}
@@ -27,6 +29,12 @@ ACE, SIX = 8, 0
 
 CLAIM = "claim"
 PASS = "pass"
+
+# The answers in an announcement phase, by the combination the seat holds (None: none).
+ANSWERS: dict[str | None, tuple[str, ...]] = {
+    None: (PASS, CLAIM),
+    **{kind: (PASS, f"announce {kind}", CLAIM) for kind in ("bura", "aces", "molodka", "moscow", "little-moscow")},
+}
 
 # Combination kinds per preset, mapped to their priority (higher leads; B9, B10).
 KINDS_CLASSIC: dict[str, int] = {"bura": 3, "aces": 2, "molodka": 1}
