@@ -47,10 +47,10 @@ def play_hands(game_name: str, options: dict[str, object], levels: list[str], ha
 @pytest.mark.parametrize("players", [2, 3, 4, 5, 6])
 def test_bura_bots_play_only_legal_moves(players: int) -> None:
     checked = 0
-    for round_number in range(6):
+    for round_number in range(8):
         levels = [LEVELS[(s + round_number) % len(LEVELS)] for s in range(players)]
-        checked += play_hands("bura", {"players": players}, levels, hands=3, seed=100 * players + round_number)
-    assert checked > 50
+        checked += play_hands("bura", {"players": players}, levels, hands=8, seed=100 * players + round_number)
+    assert checked > 500
 
 
 @pytest.mark.parametrize("preset", ["classic", "moscow"])
@@ -64,10 +64,10 @@ def test_bura_bots_legal_in_both_presets_and_scorings(preset: str) -> None:
 @pytest.mark.parametrize("relief", [False, True])
 def test_mpourloto_bots_play_only_legal_moves(relief: bool) -> None:
     checked = 0
-    for round_number in range(4):
+    for round_number in range(8):
         levels = [LEVELS[(s + round_number) % len(LEVELS)] for s in range(4)]
-        checked += play_hands("mpourloto", {"partner_relief": relief}, levels, hands=3, seed=50 + round_number)
-    assert checked > 300
+        checked += play_hands("mpourloto", {"partner_relief": relief}, levels, hands=6, seed=50 + round_number)
+    assert checked > 1500
 
 
 def test_an_illegal_action_is_refused_by_the_engine() -> None:

@@ -26,11 +26,31 @@ def deal_hidden(unseen: Sequence[str], sizes: Mapping[int, int], rng: random.Ran
     """
     fixed = fixed or {}
     forbidden = forbidden or {}
+    if not any(forbidden.values()):
+        return _deal_freely(unseen, sizes, rng, fixed)
     for _ in range(RETRIES):
         dealt = _try_deal(unseen, sizes, rng, fixed, forbidden)
         if dealt is not None:
             return dealt
     return None
+
+
+def _deal_freely(unseen: Sequence[str], sizes: Mapping[int, int], rng: random.Random,
+                 fixed: Mapping[int, Sequence[str]]) -> dict[int, list[str]] | None:
+    """Without impossible cards every consistent deal is a shuffle of the free cards: uniform and fast."""
+    hands = {seat: list(fixed.get(seat, ())) for seat in sizes}
+    placed = {card for cards in hands.values() for card in cards}
+    free = [card for card in unseen if card not in placed]
+    rng.shuffle(free)
+    start = 0
+    for seat in sizes:
+        room = sizes[seat] - len(hands[seat])
+        if room < 0 or start + room > len(free):
+            return None
+        hands[seat].extend(free[start:start + room])
+        start += room
+    hands[-1] = free[start:]
+    return hands
 
 
 def _try_deal(unseen: Sequence[str], sizes: Mapping[int, int], rng: random.Random,

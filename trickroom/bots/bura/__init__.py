@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import random
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from typing import Any
 
 from trickroom.bots.bura.memory import TRUE_CLAIM, Memory, card_points, remember, sample_hidden
@@ -12,7 +12,9 @@ from trickroom.bots.search import Budget, SearchResult, flat_search
 from trickroom.games import Event, Game, Match
 
 CLAIM = "claim"
-EASY_RANDOM_PLAY = 0.2
+EASY_RANDOM_PLAY = 0.2  # how often the easy level plays any cards without thinking
+EASY_OVERCOUNT = 0.12  # hands in which the easy level believes it has more points than it has
+EASY_UNDERCOUNT = 0.10  # ... fewer
 
 
 def _plays(legal: Sequence[str]) -> list[str]:
@@ -26,7 +28,7 @@ def later_players(view: dict[str, Any]) -> int:
 
 
 def heuristic_action(view: dict[str, Any], legal: Sequence[str], points: Sequence[int],
-                     unseen: Sequence[str]) -> str:
+                     unseen: Collection[str]) -> str:
     """The normal level's move (claims aside): announce every combination, otherwise the best-scored play."""
     announce = [a for a in legal if a.startswith("announce ")]
     if announce:
@@ -68,18 +70,21 @@ def normal_off_turn(game: Game, seat: int, view: dict[str, Any], events: Sequenc
 # --- easy --------------------------------------------------------------------------------------------------
 
 def easy_count(memory: Memory, view: dict[str, Any], bot_seed: int) -> int:
-    """What the easy bot believes its points are: usually right, but after some tricks it misremembers.
+    """What the easy bot believes its points are: usually exact, but in some hands it loses track after some
+    trick and over- or under-counts from then on (and so claims too early, or late).
 
-    The error is a pure function of the bot's seed, the hand and the tricks taken, so the belief is the same at
-    every moment between two tricks (bots keep no state between decisions).
+    The slip is a pure function of the bot's seed and the hand, so the belief is the same at every moment of
+    the hand (bots keep no state between decisions).
     """
     mine = memory.points[memory.seat]
-    slip = random.Random(f"easy-count/{bot_seed}/{view['hand_number']}/{view['deal']}/{memory.tricks}")
-    roll = slip.random()
-    if roll < 0.06:
-        return mine + slip.randint(4, 11)  # thinks it has more: may claim too early
-    if roll < 0.14:
-        return mine - slip.randint(3, 10)  # lost track: claims late
+    slip = random.Random(f"easy-count/{bot_seed}/{view['hand_number']}/{view['deal']}")
+    roll, size, from_trick = slip.random(), slip.randint(3, 9), slip.randint(1, 8)
+    if memory.tricks < from_trick:
+        return mine
+    if roll < EASY_OVERCOUNT:
+        return mine + size  # thinks it has more: may claim too early
+    if roll < EASY_OVERCOUNT + EASY_UNDERCOUNT:
+        return mine - size  # lost some points: claims late
     return mine
 
 
@@ -165,7 +170,7 @@ def playout(match: Match, seat: int, points: Sequence[int], played: set[str]) ->
             continue
         view = match.view(actor)
         hand = set(view["hand"])
-        unseen = [c for c in _DECK if c not in played and c not in hand]
+        unseen = _DECK_SET - played - hand
         match.apply(actor, heuristic_action(view, legal, points, unseen))
     return 0.0
 
@@ -189,4 +194,4 @@ def hard_search(game: Game, seat: int, view: dict[str, Any], events: Sequence[Ev
                        fallback)
 
 
-_DECK: tuple[str, ...] = tuple(r + s for s in "SHDC" for r in "6789TJQKA")
+_DECK_SET: frozenset[str] = frozenset(r + s for s in "SHDC" for r in "6789TJQKA")

@@ -8,7 +8,8 @@ cards could beat each of its cards.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
+from functools import lru_cache
 from math import comb
 
 from trickroom.bots.bura.memory import TRUE_CLAIM, card_points
@@ -40,6 +41,20 @@ def play_beats(play: Sequence[str], winning: Sequence[str], trump: str) -> bool:
     return False
 
 
+def _beaters_table() -> dict[str, dict[str, frozenset[str]]]:
+    deck = [r + s for s in "SHDC" for r in RANKS]
+    return {trump: {card: frozenset(o for o in deck if beats(o, card, trump)) for card in deck} for trump in "SHDC"}
+
+
+BEATERS = _beaters_table()  # trump -> card -> the cards that beat it
+
+
+@lru_cache(maxsize=4096)
+def _miss_chance(total: int, beaters: int, held: int) -> float:
+    """Chance that ``held`` cards drawn from ``total`` include none of ``beaters`` given ones."""
+    return comb(total - beaters, held) / comb(total, held) if total - beaters >= held else 0.0
+
+
 def keep_value(card: str, trump: str) -> float:
     """Beating power lost when ``card`` leaves the hand (its points are counted separately)."""
     if card[1] == trump:
@@ -47,22 +62,22 @@ def keep_value(card: str, trump: str) -> float:
     return {"A": 2.0, "T": 1.0}.get(card[0], 0.0)
 
 
-def beat_chance(play: Sequence[str], unseen: Sequence[str], trump: str, cards_against: int) -> float:
+def beat_chance(play: Sequence[str], unseen: Collection[str], trump: str, cards_against: int) -> float:
     """Rough chance that someone holding ``cards_against`` of the ``unseen`` cards can beat ``play``."""
     total = len(unseen)
     if total == 0 or cards_against <= 0:
         return 0.0
     held = min(cards_against, total)
+    unseen_set = unseen if isinstance(unseen, (set, frozenset)) else set(unseen)
+    table = BEATERS[trump]
     chance = 1.0
     for card in play:
-        beaters = sum(1 for u in unseen if beats(u, card, trump))
-        miss = comb(total - beaters, held) / comb(total, held) if total - beaters >= held else 0.0
-        chance *= 1.0 - miss
+        chance *= 1.0 - _miss_chance(total, len(table[card] & unseen_set), held)
     return chance
 
 
 def choose_play(hand: Sequence[str], plays: Sequence[Sequence[str]], trick: Sequence[tuple[int, Sequence[str]]],
-                seat: int, points: Sequence[int], unseen: Sequence[str], trump: str, later_players: int,
+                seat: int, points: Sequence[int], unseen: Collection[str], trump: str, later_players: int,
                 hand_size: int = 3) -> int:
     """The index in ``plays`` of the best play by the heuristic score."""
     best_index, best_score = 0, float("-inf")
@@ -74,7 +89,7 @@ def choose_play(hand: Sequence[str], plays: Sequence[Sequence[str]], trick: Sequ
 
 
 def score_play(play: Sequence[str], trick: Sequence[tuple[int, Sequence[str]]], seat: int, points: Sequence[int],
-               unseen: Sequence[str], trump: str, later_players: int, hand_size: int = 3) -> float:
+               unseen: Collection[str], trump: str, later_players: int, hand_size: int = 3) -> float:
     own_points = sum(card_points(c) for c in play)
     spent = sum(keep_value(c, trump) for c in play)
     mine = points[seat]

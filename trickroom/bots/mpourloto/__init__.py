@@ -49,6 +49,24 @@ def playout(match: Match, seat: int) -> float:
     return float(added[team] - added[1 - team])
 
 
+BID_RESAMPLES = 12  # tries for a world whose hands explain the bids heard; then any world will do
+
+
+def bids_fit(view: dict[str, Any], hidden: dict[str, Any]) -> bool:
+    """While bidding: do the sampled five-card hands explain every pass heard so far, as a sensible player
+    (the normal level's bidding) would have passed? A pass says "not strong enough in that suit"."""
+    if view["phase"] not in ("bidding1", "bidding2"):
+        return True
+    hands = hidden["hands"]
+    for index, (seat, action) in enumerate(view["bids"]):
+        if action != "pass" or seat == view["seat"]:
+            continue
+        phase = "bidding1" if index < 4 else "bidding2"  # the first four bids are round one
+        if policy.bid(dict(view, seat=seat, hand=hands[seat], phase=phase)) != "pass":
+            return False
+    return True
+
+
 def hard_search(game: Game, seat: int, view: dict[str, Any], events: Sequence[Event], legal: Sequence[str],
                 rng: random.Random, budget: Budget) -> SearchResult:
     memory = remember(view, events)
@@ -59,6 +77,10 @@ def hard_search(game: Game, seat: int, view: dict[str, Any], events: Sequence[Ev
 
     def sample(sample_rng: random.Random) -> Match | None:
         hidden = sample_hidden(memory, sample_rng)
+        for _ in range(BID_RESAMPLES):
+            if hidden is None or bids_fit(view, hidden):
+                break
+            hidden = sample_hidden(memory, sample_rng)
         return None if hidden is None else game.determinized_match(view, hidden)
 
     return flat_search(seat, actions, sample, lambda m, _r: playout(m, seat), budget, rng, fallback)

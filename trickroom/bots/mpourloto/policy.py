@@ -11,7 +11,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from trickroom.cards import DECK_32, SUITS
-from trickroom.games.mpourloto.rules import POINTS, POWER, card_power
+from trickroom.games.mpourloto.rules import POINTS, POWER, TRUMP_BASE, card_power
 
 # How much a card is worth towards taking tricks when its suit is trumps, and when it is not (rough trick
 # equivalents; the jack and nine of trumps are the two best cards of the game).
@@ -79,8 +79,14 @@ def play(view: dict[str, Any], legal_cards: Sequence[str],
     def is_master(card: str) -> bool:
         return not any(c[1] == card[1] and power[c] > power[card] for c in outstanding)
 
-    def cheap(card: str) -> tuple[int, int]:
-        return points[card], power[card]
+    def cheap(card: str) -> tuple[float, int]:
+        """What giving up ``card`` costs: its points, plus the tricks a trump or a master could still take."""
+        keep = 0.0
+        if card[1] == trumps:
+            keep = 6.0 + power[card] - TRUMP_BASE
+        elif is_master(card):
+            keep = 4.0
+        return points[card] + keep, power[card]
 
     if not trick:
         return _lead(seat, hand, legal_cards, trumps, outstanding, is_master, view, forbidden)

@@ -1,0 +1,57 @@
+"""The arena: duplicate seating, scoring of hands, intervals, and the command end to end on a tiny run."""
+
+from __future__ import annotations
+
+import argparse
+
+import pytest
+
+from trickroom.bots import arena
+from trickroom.bots.stats import percentile, ratio_share
+
+
+def test_duplicate_seating_gives_every_bot_every_seat() -> None:
+    assert [arena.seating("bura", 3, 3, r) for r in range(3)] == [[0, 1, 2], [2, 0, 1], [1, 2, 0]]
+    assert [arena.seating("mpourloto", 4, 2, r) for r in range(2)] == [[0, 1, 0, 1], [1, 0, 1, 0]]
+    assert arena.rotations("bura", 5) == 5 and arena.rotations("mpourloto", 4) == 2
+
+
+def test_ratio_share_and_its_interval() -> None:
+    share = ratio_share([1, 2, 1, 2], [2, 2, 2, 2])
+    assert share.value == pytest.approx(0.75)
+    # residuals 1-1.5, 2-1.5, ...: sum of squares 1.0; se = sqrt(1 / 12) / 2
+    assert share.high == 1.0  # clipped
+    assert share.value - share.low == pytest.approx(1.959964 * (1 / 12) ** 0.5 / 2)
+    assert ratio_share([], []).samples == 0
+    assert percentile([1.0, 2.0, 3.0, 4.0], 0.5) == pytest.approx(2.5)
+    assert percentile([5.0], 0.95) == 5.0
+
+
+def test_a_deck_is_played_once_per_rotation_and_scored() -> None:
+    specs = arena.parse_seats("normal,random,easy")
+    result = arena.play_deck("bura", {"players": 3}, specs, seed=3, deck_index=0)
+    assert result.errors == []
+    assert result.denominator == 3  # three hands: one per rotation
+    assert sum(r.score for r in result.roles) + result.no_winner == 3
+
+    teams = arena.parse_seats("normal,random")
+    result = arena.play_deck("mpourloto", {}, teams, seed=3, deck_index=0)
+    assert result.errors == []
+    assert sum(r.score for r in result.roles) == result.denominator
+
+
+def test_the_command_prints_a_table(capsys: pytest.CaptureFixture[str]) -> None:
+    parser = argparse.ArgumentParser()
+    arena.add_arguments(parser)
+    args = parser.parse_args(["--game", "bura", "--players", "2", "--seats", "normal,random", "--hands", "8",
+                              "--seed", "2", "--workers", "1", "--quiet"])
+    assert arena.run(args) == 0
+    out = capsys.readouterr().out
+    assert "4 duplicate decks, 8 hands" in out
+    assert out.count("% [") == 2 and "normal" in out and "random" in out
+
+
+def test_seat_specs_take_budgets() -> None:
+    specs = arena.parse_seats("hard:0.25,normal")
+    assert specs[0].level == "hard" and specs[0].budget == 0.25 and specs[1].budget is None
+    assert specs[0].label == "hard:0.25"
