@@ -59,7 +59,7 @@ def make_seat_bot(spec: SeatSpec, game: Game, seed: int) -> Bot:
         from trickroom.integrations.openspiel import ISMCTSSeatBot
 
         budget = spec.budget if spec.budget is not None else DEFAULT_BUDGETS["hard"]
-        return ISMCTSSeatBot(game, seed=seed, budget=budget or 0.5)
+        return ISMCTSSeatBot(game, seed=seed, budget=budget or 0.7)
     budget = spec.budget if spec.budget is not None else DEFAULT_BUDGETS.get(spec.level)
     return make_bot(spec.level, seed=seed, budget=budget)
 

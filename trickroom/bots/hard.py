@@ -26,7 +26,7 @@ class HardBot:
     def __init__(self, seed: int | None = None, budget: float | None = None, max_worlds: int | None = None) -> None:
         self.rng = random.Random(seed)
         default = DEFAULT_BUDGETS["hard"]
-        self.budget = budget if budget is not None else (default if default is not None else 0.5)
+        self.budget = budget if budget is not None else (default if default is not None else 0.7)
         self.max_worlds = max_worlds
         self.cancel = threading.Event()
         self.last_search: SearchResult | None = None  # for benchmarks and curious tests
