@@ -53,11 +53,15 @@ class Bura(Game):
         o = self.options
         if lang == "ru":
             preset = "классика" if o["preset"] == "classic" else "московская"
-            scoring = f"на банк, по {o['stack']} фишек" if o["scoring"] == "pot" else f"на очки до {o['target']}"
-            limit = f", не больше {o['hand_limit']} раздач" if o["hand_limit"] else ""
+            # Counts come after a colon so that no Russian plural form is needed.
+            pot = f"на банк, фишек у каждого: {o['stack']}"
+            scoring = pot if o["scoring"] == "pot" else f"на очки до {o['target']}"
+            limit = f", раздач не больше: {o['hand_limit']}" if o["hand_limit"] else ""
             return f"Бура, игроков: {o['players']}, {preset}, {scoring}{limit}."
-        scoring = f"pot, {o['stack']} chips each" if o["scoring"] == "pot" else f"points to {o['target']}"
-        limit = f", at most {o['hand_limit']} hands" if o["hand_limit"] else ""
+        chips = "chip" if o["stack"] == 1 else "chips"
+        scoring = f"pot, {o['stack']} {chips} each" if o["scoring"] == "pot" else f"points to {o['target']}"
+        hands = "hand" if o["hand_limit"] == 1 else "hands"
+        limit = f", at most {o['hand_limit']} {hands}" if o["hand_limit"] else ""
         return f"Bura, {o['players']} players, {o['preset']}, {scoring}{limit}."
 
     def determinized_match(self, view: JSON, hidden: JSON) -> BuraMatch:
