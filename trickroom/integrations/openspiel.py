@@ -171,13 +171,15 @@ class TrickroomSpielState(pyspiel.State):  # type: ignore[misc]
     """A trickroom match inside OpenSpiel. ``public`` holds the episode's events as a spectator saw them (for
     a state built from a seat's view: as that seat saw them), which is all any player's memory needs."""
 
-    def __init__(self, game: TrickroomSpielGame, match: Match, public: list[Event]) -> None:
+    def __init__(self, game: TrickroomSpielGame, match: Match, public: list[Event],
+                 public_text: list[str] | None = None) -> None:
         super().__init__(game)
         self.spiel_game = game
         self.name = game.game_name
         self.match = match
         self.public = public
-        self.public_text = [json.dumps(e, sort_keys=True) for e in public]
+        self.public_text = public_text if public_text is not None else [json.dumps(e, sort_keys=True) for e in public]
+        self._joined: tuple[int, str] = (-1, "")
         self.hands_done = len(match.hand_results)
         self.points = self._points_from(public) if self.name == "bura" else []
         self.done = False
@@ -226,7 +228,9 @@ class TrickroomSpielState(pyspiel.State):  # type: ignore[misc]
         seat = self.current_player() if player is None else player
         view = self.match.view(seat)
         own = f"seat {seat} hand {' '.join(sorted(view['hand'] or []))} answer {view.get('my_answer')}"
-        return own + "\n" + "\n".join(self.public_text)
+        if self._joined[0] != len(self.public_text):  # ISMCTS asks often; join the public part once per length
+            self._joined = (len(self.public_text), "\n".join(self.public_text))
+        return own + "\n" + self._joined[1]
 
     def observation_string(self, player: int | None = None) -> str:
         return self.information_state_string(player)
@@ -239,12 +243,13 @@ class TrickroomSpielState(pyspiel.State):  # type: ignore[misc]
         twin.public, twin.public_text = list(self.public), list(self.public_text)
         twin.hands_done, twin.points = self.hands_done, list(self.points)
         twin.done, twin.result = self.done, self.result
+        twin._joined = self._joined
         return twin
 
     def resample_from_infostate(self, player: int, probability_sampler: Any = None) -> TrickroomSpielState:
         """A state the ``player`` cannot tell from this one: every card they cannot see dealt afresh."""
         match = _determinize(self.match.game, self.match.view(player), self.public, self.spiel_game.rng)
-        return TrickroomSpielState(self.spiel_game, match, list(self.public))
+        return TrickroomSpielState(self.spiel_game, match, list(self.public), list(self.public_text))
 
     def __str__(self) -> str:
         return json.dumps(self.match.view(None), sort_keys=True)
