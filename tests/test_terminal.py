@@ -168,7 +168,7 @@ def test_a_full_bura_match_through_a_pipe() -> None:
                     "--bots", "easy")
     first = driver.until(is_actions)
     assert first == "Actions: 1 pass, 2 claim."
-    assert driver.lines[:3] == ["Bura, 2 players, classic, points to 11, at most 1 hands.",
+    assert driver.lines[:3] == ["Bura, 2 players, classic, points to 11, at most 1 hand.",
                                 "You sit in seat 1. At the table: Anna (easy bot, seat 2).",
                                 "Type help for the commands, legal for your choices."]
     assert "Your cards: ace of clubs, eight of hearts, six of clubs." in driver.lines
