@@ -32,13 +32,9 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from trickroom.games import Event, load_game
+from trickroom.games import load_game
 
 CLAIM = "claim"
-
-
-def ends_hand(events: list[Event]) -> bool:
-    return any(event["type"] == "hand_end" for event in events)
 
 
 @dataclass
@@ -66,9 +62,11 @@ def our_case(name: str, game_name: str, **options: Any) -> Case:
             legal = match.legal_actions(seat)
             if CLAIM in legal:
                 legal.remove(CLAIM)
-            events = match.apply(seat, rng.choice(legal))
             actions += 1
-            if ends_hand(events) or match.is_over:
+            for event in match.apply(seat, rng.choice(legal)):
+                if event["type"] == "hand_end":
+                    return actions
+            if match.is_over:
                 return actions
 
     return Case(name, play)

@@ -94,8 +94,7 @@ class Bura(Game):
         match.hands_played = match.hand_number - 1
         match.in_hand = [bool(x) for x in view["in_hand"]]
         seats = [s for s in range(n) if match.in_hand[s]]
-        for i, s in enumerate(seats):
-            match.next_seat[s] = seats[(i + 1) % len(seats)]
+        match._seat_players(seats)
         others = _by_seat(hidden.get("hands", {}))
         match.hands = [[] for _ in range(n)]
         for s in seats:

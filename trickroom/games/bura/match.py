@@ -88,6 +88,7 @@ class BuraMatch(Match):
         # Hand state.
         self.in_hand = [False] * n
         self.next_seat = list(range(n))  # next seat clockwise among those in the hand
+        self.clockwise: list[list[int]] = [[s] for s in range(n)]  # per seat in the hand: the hand's seats from it
         self.hands: list[list[int]] = [[] for _ in range(n)]
         self.stock: tuple[int, ...] = ()  # top first, the face-up trump card last
         self.stock_pos = 0
@@ -121,7 +122,7 @@ class BuraMatch(Match):
         twin.active = self.active[:]
         twin.left_at = self.left_at[:]
         twin.in_hand = self.in_hand[:]
-        twin.next_seat = self.next_seat[:]
+        twin.next_seat = self.next_seat[:]  # (clockwise is replaced, never changed in place: shared)
         twin.hands = [hand[:] for hand in self.hands]
         twin.won_points = self.won_points[:]
         twin.won_cards = [won[:] for won in self.won_cards]
@@ -314,13 +315,17 @@ class BuraMatch(Match):
         return [(start + i) % self.n for i in range(self.n)]
 
     def _clockwise_in_hand(self, start: int) -> list[int]:
-        """The seats in the hand clockwise from ``start`` (which must be one of them)."""
-        order = [start]
-        seat = self.next_seat[start]
-        while seat != start:
-            order.append(seat)
-            seat = self.next_seat[seat]
-        return order
+        """The seats in the hand clockwise from ``start`` (which must be one of them). Shared: do not change it."""
+        return self.clockwise[start]
+
+    def _seat_players(self, seats: list[int]) -> None:
+        """Who is in this hand, in clockwise order: the next seat and the orders the hand walks round in."""
+        count = len(seats)
+        clockwise = [[s] for s in range(self.n)]  # a new list each deal: clones share the old one
+        for i, seat in enumerate(seats):
+            self.next_seat[seat] = seats[(i + 1) % count]
+            clockwise[seat] = seats[i:] + seats[:i]
+        self.clockwise = clockwise
 
     def _leave(self, seat: int, events: list[Event]) -> None:
         self.active[seat] = False
@@ -359,10 +364,8 @@ class BuraMatch(Match):
             else:
                 deck = cards.shuffled(DECK_IDS, cards.deal_rng(self.seed, number))
             hands: list[list[int]] = [[] for _ in range(self.n)]
-            for i, card in enumerate(deck[:3 * count]):
-                hands[seats[i % count]].append(card)
-            for hand in hands:
-                hand.sort()
+            for i, seat in enumerate(seats):  # one card at a time round the table, three rounds
+                hands[seat] = sorted(deck[i:3 * count:count])
             self.hands = hands
             self.trump_card = deck[3 * count]
             self.trump = self.trump_card % 4
@@ -384,8 +387,7 @@ class BuraMatch(Match):
             self._results.append({"winner": None, "reason": "redeal", "claimant": None, "points": [0] * self.n,
                                   "hand": self.hand_number, "dealer": self.dealer, "counts": False})
         self.in_hand = [bool(self.active[s]) for s in range(self.n)]
-        for i, seat in enumerate(seats):
-            self.next_seat[seat] = seats[(i + 1) % count]
+        self._seat_players(seats)
         self.stock_dead = False
         self.won_points = [0] * self.n
         self.won_cards = [[] for _ in range(self.n)]
@@ -403,9 +405,10 @@ class BuraMatch(Match):
         if len(self.hands[self.leader]) == 3 and not (self.moscow and self.trick_number == 1):
             # B9 without leaks: everyone in the hand gets the same pause, holder or not.
             self.phase = "announce"
-            self.pending = self._clockwise_in_hand(self.leader)
-            self.combos = {s: combination(self.hands[s], self.trump, self.moscow) for s in self.pending}
-            events.append({"type": "announce_phase", "trick": self.trick_number, "seats": self.pending[:]})
+            order = self._clockwise_in_hand(self.leader)
+            self.pending = order[:]
+            self.combos = {s: combination(self.hands[s], self.trump, self.moscow) for s in order}
+            events.append({"type": "announce_phase", "trick": self.trick_number, "seats": order[:]})
         else:
             self.phase = "play"
             self.pending = []
