@@ -1,0 +1,446 @@
+"""Browser tests of the web client: keyboard-only play of a Bura hand and a Mpourloto hand against bots, read back
+from the live regions; axe-core on every screen; Russian; reconnecting; ARIA snapshots; screenshots in artifacts/.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+
+from conftest import need_service
+from web_helpers import (
+    BROWSER_ARGS,
+    CHROMIUM,
+    RECORDER,
+    focused_name,
+    my_turn,
+    room_process,
+    run_axe,
+    screenshot,
+    sign_in,
+    spoken,
+    spoken_with_regions,
+    tab_to,
+    table_state,
+    wait_spoken,
+    wait_until,
+)
+
+pytestmark = pytest.mark.browser
+
+DESKTOP = {"width": 1280, "height": 800}
+PHONE = {"width": 390, "height": 844}
+HAND_OVER = (r"wins the hand|No one wins the hand|no one wins the hand|Bura wins the hand|Moscow wins the hand")
+PLAY = re.compile(r"^(You play|.+ plays) the ")
+
+
+@pytest.fixture(scope="module")
+def room(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    need_service(os.path.exists(CHROMIUM), "Debian's chromium is not installed (make browser-deps)")
+    with room_process(tmp_path_factory.mktemp("web") / "room.sqlite3") as base:
+        yield base
+
+
+@pytest.fixture(scope="module")
+def browser(room: str) -> Iterator[Any]:
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as playwright:
+        chromium = playwright.chromium.launch(executable_path=CHROMIUM, args=BROWSER_ARGS)
+        yield chromium
+        chromium.close()
+
+
+@pytest.fixture
+def page(browser: Any) -> Iterator[Any]:
+    context = browser.new_context(viewport=DESKTOP)
+    page = context.new_page()
+    page.set_default_timeout(20_000)
+    errors: list[str] = []
+    page.on("pageerror", lambda error: errors.append(str(error)))
+    page.add_init_script(RECORDER)
+    yield page
+    context.close()
+    assert errors == [], f"JavaScript errors on the page: {errors}"
+
+
+def assert_no_violations(page: Any, screen: str) -> None:
+    violations = run_axe(page)
+    assert violations == [], f"axe-core on the {screen} screen: {violations}"
+
+
+def open_create_dialog(page: Any) -> None:
+    page.keyboard.press("n")
+    page.wait_for_function("document.getElementById('table-dialog').open")
+    assert focused_name(page) == "Game"
+
+
+def add_bots_and_start(page: Any, bots: int) -> None:
+    start = len(spoken(page))
+    for _ in range(bots):
+        page.keyboard.press("b")
+        start = wait_spoken(page, r"bot sits in seat", start) + 1
+    page.keyboard.press("g")
+    wait_spoken(page, r"The game begins", start)
+
+
+def press_action(page: Any, pattern: str) -> None:
+    """Go to the actions (A) and Tab to the button named like ``pattern``, then press Enter."""
+    page.keyboard.press("a")
+    if not re.search(pattern, focused_name(page)):
+        tab_to(page, pattern, limit=8)
+    page.keyboard.press("Enter")
+
+
+def hand_cards(page: Any) -> list[str]:
+    cards: list[str] = page.evaluate("[...document.querySelectorAll('#hand-list [role=option]')]"
+                                     ".map(o => o.dataset.card)")
+    return cards
+
+
+def wait_for_turn_or(page: Any, pattern: str, after: int) -> bool:
+    """Wait until it is this player's turn (True) or ``pattern`` is spoken after ``after`` (False)."""
+    regex = re.compile(pattern)
+    outcome: dict[str, bool] = {}
+
+    def ready() -> bool:
+        if any(regex.search(text) for text in spoken(page)[after:]):
+            outcome["over"] = True
+            return True
+        return my_turn(table_state(page))
+
+    wait_until(page, ready, f"my turn or {pattern!r}", timeout=30_000)
+    return not outcome.get("over", False)
+
+
+# ---------------------------------------------------------------------------------------------------------------
+
+
+def test_sign_in_lobby_and_options_screens_have_no_axe_violations(page: Any, room: str, browser: Any) -> None:
+    # Another player's table, so the lobby shows a row.
+    other = browser.new_context(viewport=DESKTOP).new_page()
+    other.add_init_script(RECORDER)
+    sign_in(other, room, "Boris")
+    other.keyboard.press("n")
+    other.wait_for_function("document.getElementById('table-dialog').open")
+    other.keyboard.press("Enter")  # Enter on the game select submits the dialog with the defaults
+    other.wait_for_function("!document.getElementById('screen-table').hidden")
+
+    page.goto(room + "/")
+    page.wait_for_function("document.activeElement && document.activeElement.id === 'guest-nickname'")
+    assert_no_violations(page, "sign-in")
+    page.keyboard.type("Vera")
+    page.keyboard.press("Enter")
+    wait_spoken(page, "Vera")
+    page.wait_for_function("document.querySelector('#tables table')")
+    assert_no_violations(page, "lobby")
+    row = page.locator("#tables tbody tr").first
+    assert "Bura" in row.inner_text()
+    screenshot(page, "lobby-desktop")
+    page.set_viewport_size(PHONE)
+    screenshot(page, "lobby-phone")
+    page.set_viewport_size(DESKTOP)
+
+    # The create dialog: focus inside, every option described, Tab wraps, Escape returns focus.
+    page.keyboard.press("n")
+    page.wait_for_function("document.getElementById('table-dialog').open")
+    assert_no_violations(page, "create-table options")
+    described = page.evaluate("[...document.querySelectorAll('#table-form-fields [data-option]')]"
+                              ".map(c => [c.dataset.option, document.getElementById("
+                              "c.getAttribute('aria-describedby')).textContent])")
+    assert {name for name, _ in described} == {"players", "preset", "scoring", "stack", "target", "hand_limit",
+                                               "show_points"}
+    assert all(text for _, text in described)
+    page.keyboard.press("Shift+Tab")
+    assert focused_name(page) == "Cancel"
+    page.keyboard.press("Tab")
+    assert focused_name(page) == "Game"
+    page.keyboard.press("Escape")
+    page.wait_for_function("!document.getElementById('table-dialog').open")
+    assert page.evaluate("document.activeElement.id") == "lobby-title"
+
+    # Help (F1) and the menu (Shift+F10) list the lobby's keys.
+    page.keyboard.press("F1")
+    page.wait_for_function("document.getElementById('help-dialog').open")
+    assert "Create a table" in page.locator("#help-body").inner_text()
+    assert_no_violations(page, "help")
+    page.keyboard.press("Escape")
+    page.keyboard.press("Shift+F10")
+    page.wait_for_function("!document.getElementById('menu').hidden")
+    items = page.locator("#menu [role=menuitem]").all_inner_texts()
+    assert "Create a table (N)" in items
+    assert focused_name(page) == items[0]
+    page.keyboard.press("Escape")
+    assert page.locator("#menu").is_hidden()
+
+    # Lobby chat and a private message reach the other player; letters typed in the chat are not shortcuts.
+    page.keyboard.press("e")
+    assert page.evaluate("document.activeElement.id") == "lobby-chat-input"
+    before = len(spoken(page))
+    page.keyboard.type("hello all")
+    page.keyboard.press("Enter")
+    wait_spoken(page, r"^Vera: hello all$", before)
+    wait_spoken(other, r"^Vera: hello all$")
+    assert page.evaluate("document.getElementById('table-dialog').open") is False  # "n" typed, no dialog
+    other.context.close()
+
+
+def test_bura_hand_by_keyboard_with_claim(page: Any, room: str) -> None:
+    sign_in(page, room, "Anna")
+    open_create_dialog(page)
+    tab_to(page, "^Players$")
+    page.keyboard.press("ArrowUp")  # 2 -> 3 players
+    tab_to(page, "^Scoring$")
+    page.keyboard.press("ArrowDown")  # pot -> points
+    tab_to(page, "^Level of the bots you add$")
+    page.keyboard.press("Home")  # random: the fastest bots
+    tab_to(page, "^Create$")
+    page.keyboard.press("Enter")
+    wait_spoken(page, r"Anna sits in seat 1")
+    assert page.evaluate("document.activeElement.id") == "table-title"
+    assert "Bura, 3 players, classic, points to 11." == page.locator("#table-options-text").inner_text()
+    add_bots_and_start(page, 2)
+
+    # Information keys answer in one sentence.
+    wait_until(page, lambda: my_turn(table_state(page)), "the first turn")
+    before = len(spoken(page))
+    page.keyboard.press("t")
+    wait_spoken(page, r"Trumps: (spades|hearts|diamonds|clubs)\.", before)
+    page.keyboard.press("h")
+    wait_spoken(page, r"^Your hand, 3 cards: ", before)
+    page.keyboard.press("r")
+    wait_spoken(page, r"^\d+ cards left in the stock\.$", before)
+    page.keyboard.press("s")
+    wait_spoken(page, r"^Scores in points: Anna 0, Bot 2 0, Bot 3 0\.$", before)
+    assert not any("card points" in text for text in spoken(page))  # show_points is off: no running total
+
+    # The accessibility tree of the hand, the actions and the table.
+    hand = page.locator("#hand-region").aria_snapshot()
+    assert re.search(r'listbox "Your hand, 3 cards"', hand)
+    assert re.search(r'group "(Spades|Hearts|Diamonds|Clubs)( \(trumps\))?, \d"', hand)
+    assert re.search(r'option "[a-z]+ of [a-z]+, 1 of 3, not playable now"', hand)
+    assert "[selected]" not in hand
+    assert page.locator("#hand-list").get_attribute("aria-multiselectable") == "true"
+    actions = page.locator("#actions-region").aria_snapshot()
+    assert 'group "Actions"' in actions
+    assert 'button "Pass"' in actions and 'button "Claim 31"' in actions
+    felt = page.locator("#felt-region").aria_snapshot()
+    assert 'listitem: "Seat 1: Anna (you), host, dealer, to act, 3 cards"' in felt
+    assert re.search(r'listitem: "Seat 2: Bot 2, random bot, 3 cards', felt)
+    assert re.search(r'strong: "Trumps:"\n\s+- text: (spades|hearts|diamonds|clubs) \([a-z]+ of [a-z]+\)', felt)
+    assert re.search(r'strong: "Stock:"\n\s+- text: "27"', felt)
+    assert_no_violations(page, "table")
+    screenshot(page, "table-bura-desktop")
+    page.set_viewport_size(PHONE)
+    screenshot(page, "table-bura-phone")
+    page.set_viewport_size(DESKTOP)
+
+    claimed = False
+    led_two = False
+    mark = 0
+    for _ in range(120):
+        if not wait_for_turn_or(page, HAND_OVER, mark):
+            mark = len(spoken(page))  # a bot's Bura ended that hand: play the next one
+            continue
+        table = table_state(page)
+        assert table is not None
+        view, legal = table["view"], table["legal"]
+        before = len(spoken(page))
+        if view["stock"] == 0 and len(view["hand"]) <= 2:
+            press_action(page, r"^Claim 31$")
+            wait_spoken(page, r"^You claim with", before)
+            claimed = True
+            break
+        if "pass" in legal:
+            press_action(page, r"^Pass$")
+            wait_spoken(page, r"^You pass\.$", before)
+            continue
+        cards = hand_cards(page)
+        page.keyboard.press("k")
+        page.keyboard.press("Home")
+        if view["trick"]:
+            count = len(view["trick"][0]["cards"])
+        else:
+            pair = next((i for i in range(len(cards) - 1) if cards[i][1] == cards[i + 1][1]), None)
+            count = 1
+            if pair is not None and not led_two:  # lead two cards of one suit, chosen with Space
+                for _ in range(pair):
+                    page.keyboard.press("ArrowRight")
+                count, led_two = 2, True
+        if count > 1:
+            for index in range(count):
+                if index:
+                    page.keyboard.press("ArrowRight")
+                page.keyboard.press("Space")
+            assert page.locator("#hand-list [aria-selected=true]").count() == count
+            assert page.locator("#hand-list").aria_snapshot().count("[selected]") == count
+        assert re.search(r", \d of \d, playable$", focused_name(page))
+        page.keyboard.press("Enter")
+        wait_spoken(page, r"^You play the ", before)
+    assert claimed
+    result = wait_spoken(page, HAND_OVER, before)
+
+    said = spoken(page)
+    hand_start = max(i for i, text in enumerate(said[:result]) if text.startswith("Hand "))
+    this_hand = said[hand_start:result + 1]
+    tricks = [i for i, text in enumerate(this_hand) if re.search(r"takes? the trick\.$", text)]
+    assert tricks, this_hand
+    previous = 0
+    for index in tricks:  # every trick of the hand: three plays heard, then who takes it
+        plays = [text for text in this_hand[previous:index] if PLAY.search(text)]
+        assert len(plays) == 3, this_hand[previous:index + 1]
+        previous = index + 1
+    assert any(text.startswith("You claim with") for text in this_hand)
+    assert re.search(r"wins the hand|No one wins the hand", said[result])
+    # Your turn is said assertively (with whatever came in the same moment, in order); the rest politely.
+    regions = spoken_with_regions(page)
+    assert all(item["region"] == "live-assertive" for item in regions if item["text"] == "Your turn.")
+    assert {"region": "live-polite", "text": "Anna sits in seat 1."} in regions
+
+    # History: Page Up steps back, L repeats the last sentence.
+    last = spoken(page)[-1]
+    page.keyboard.press("Escape")
+    page.keyboard.press("l")
+    wait_until(page, lambda: spoken(page)[-1] == last and len(spoken(page)) > len(said), "repeat last")
+    count = len(spoken(page))
+    page.keyboard.press("PageUp")
+    page.keyboard.press("PageUp")
+    wait_until(page, lambda: len(spoken(page)) >= count + 2, "history review")
+
+
+def choose_meld_table(page: Any) -> None:
+    open_create_dialog(page)
+    page.keyboard.press("ArrowDown")  # Bura -> Mpourloto
+    page.wait_for_function("document.getElementById('opt-partner_relief')")
+    assert focused_name(page) == "Game"
+    tab_to(page, "^Target score$")
+    page.keyboard.press("Control+a")
+    page.keyboard.type("100")  # one hand is enough to finish the match
+    tab_to(page, "^Level of the bots you add$")
+    page.keyboard.press("Home")
+    tab_to(page, "^Sit down at once$")
+    page.keyboard.press("Space")  # sit after the first bot: seat 2 bids first
+    tab_to(page, "^Create$")
+    page.keyboard.press("Enter")
+    page.wait_for_function("!document.getElementById('screen-table').hidden")
+    start = len(spoken(page))
+    page.keyboard.press("b")
+    start = wait_spoken(page, r"bot sits in seat 1", start) + 1
+    page.keyboard.press("F3")
+    start = wait_spoken(page, r"Anna2 sits in seat 2", start) + 1
+    add_bots_and_start(page, 2)
+
+
+def test_mpourloto_hand_by_keyboard_with_bidding_and_meld(page: Any, room: str) -> None:
+    sign_in(page, room, "Anna2")
+    for _attempt in range(12):
+        choose_meld_table(page)
+        hand_start = wait_spoken(page, r"^Hand 1\. ")
+        assert wait_for_turn_or(page, r"^Hand 1:", hand_start)
+        before = len(spoken(page))
+        assert table_state(page)["view"]["phase"] == "bidding1"  # type: ignore[index]
+        press_action(page, r"^Accept the trump$")
+        wait_spoken(page, r"^You accept (spades|hearts|diamonds|clubs) as trumps\.$", before)
+        while True:
+            assert wait_for_turn_or(page, r"^Hand 1:", hand_start)
+            table = table_state(page)
+            assert table is not None
+            if table["view"]["phase"] == "exchange":
+                before = len(spoken(page))
+                press_action(page, r"^Keep the seven$")
+                wait_spoken(page, r"^You keep the seven", before)
+                continue
+            break
+        assert table["view"]["phase"] == "melds"
+        melds = [a for a in table["legal"] if a.startswith("meld ")]
+        if melds:
+            break
+        page.keyboard.press("Shift+F10")  # no meld in this hand: leave from the menu and deal again
+        tab_to(page, r"^Leave the table$", key="ArrowDown")
+        page.keyboard.press("Enter")
+        page.wait_for_function("!document.getElementById('screen-lobby').hidden")
+    else:
+        pytest.fail("no meld in 12 hands")
+
+    before = len(spoken(page))
+    press_action(page, r"^Meld ")
+    wait_spoken(page, r"^You declare (a run|four of a kind|the Mpourlotto)", before)
+    wait_until(page, lambda: not any(a.startswith("meld ") and a == melds[0]
+                                     for a in (table_state(page) or {}).get("legal", [])), "the meld to register")
+    before = len(spoken(page))
+    press_action(page, r"^Done with melds$")
+    wait_spoken(page, r"^You declare", before)
+    snapshot = page.locator("#hand-region").aria_snapshot()
+    assert 'listbox "Your hand, 8 cards"' in snapshot
+
+    played = 0
+    while wait_for_turn_or(page, r"^Hand 1:", hand_start):
+        before = len(spoken(page))
+        page.keyboard.press("k")
+        page.keyboard.press("Home")
+        for _ in range(8):
+            if re.search(r", playable$", focused_name(page)):
+                break
+            page.keyboard.press("ArrowRight")
+        assert re.search(r", playable$", focused_name(page)), focused_name(page)
+        assert page.locator("#hand-list").get_attribute("aria-multiselectable") is None
+        page.keyboard.press("Enter")
+        wait_spoken(page, r"^You play the ", before)
+        played += 1
+    assert played == 8
+    result = wait_spoken(page, r"^Hand 1:", hand_start)
+    this_hand = spoken(page)[hand_start:result + 1]
+    assert sum(1 for text in this_hand if PLAY.search(text)) == 32
+    assert sum(1 for text in this_hand if re.search(r"wins? the (last )?trick", text)) == 8
+    assert re.search(r"Score \d+ to \d+\.$", this_hand[-1])
+    wait_spoken(page, r"The match is over|wins the match", result)
+
+
+def test_russian_and_reconnect(page: Any, room: str) -> None:
+    sign_in(page, room, "Olga")
+    page.keyboard.press("F2")
+    page.wait_for_function("document.getElementById('settings-dialog').open")
+    assert focused_name(page) == "Language"
+    assert_no_violations(page, "settings")
+    page.keyboard.press("ArrowDown")  # English -> Russian
+    wait_spoken(page, r"^Язык: русский\.$")
+    assert focused_name(page) == "Язык"
+    page.keyboard.press("Escape")
+    assert page.evaluate("document.documentElement.lang") == "ru"
+    assert page.locator("#lobby-title").inner_text() == "Лобби"
+    before = len(spoken(page))
+    page.keyboard.press("n")
+    page.wait_for_function("document.getElementById('table-dialog').open")
+    tab_to(page, "^Уровень добавляемых ботов$")
+    page.keyboard.press("Home")
+    page.keyboard.press("Enter")
+    wait_spoken(page, r"^Olga садится на место 1\.$|Olga.*мест", before)
+    add_bots_ru = len(spoken(page))
+    page.keyboard.press("b")
+    wait_spoken(page, r"[Бб]от", add_bots_ru)
+    page.keyboard.press("g")
+    wait_spoken(page, r"^Раздача 1\.", add_bots_ru)
+    wait_spoken(page, r"^Ваш ход\.$", add_bots_ru)
+    wait_until(page, lambda: my_turn(table_state(page)), "the first turn")
+    before = len(spoken(page))
+    page.keyboard.press("h")
+    wait_spoken(page, r"^Ваши карты, 3: ", before)
+    assert "Ваши карты, карт: 3" in page.locator("#hand-region").aria_snapshot()
+
+    # A network drop: the client says so, reconnects, resumes the table and says so again.
+    page.evaluate("window.trickroom.net.drop()")
+    lost = wait_spoken(page, r"^Связь потеряна\. Переподключаюсь\.$", before)
+    wait_spoken(page, r"^Связь восстановлена\.$", lost)
+    page.wait_for_function("document.getElementById('conn-status').textContent === 'На связи'")
+    assert not page.locator("#screen-table").is_hidden()
+    # Still playing: a move after the reconnect is heard.
+    wait_until(page, lambda: my_turn(table_state(page)), "my turn after reconnecting")
+    before = len(spoken(page))
+    press_action(page, r"^Пас$")
+    wait_spoken(page, r"^Вы пасуете|^Вы ", before)
+    assert not any(text == "Your turn." for text in spoken(page))
+

@@ -1,0 +1,70 @@
+// The client's shared state and the player's remembered preferences (localStorage).
+
+const PREFS_KEY = "trickroom.prefs";
+const TOKEN_KEY = "trickroom.token";
+
+const DEFAULT_PREFS = {
+  lang: (navigator.language || "en").toLowerCase().startsWith("ru") ? "ru" : "en",
+  speech: "live",
+  verbosity: { game: "full", chat: "full", system: "full" },
+  sound: true,
+  volume: 60,
+  contrast: false,
+  large: false,
+  botLevel: "easy",
+};
+
+export function loadPrefs() {
+  let stored = {};
+  try {
+    stored = JSON.parse(localStorage.getItem(PREFS_KEY) || "{}") || {};
+  } catch {
+    stored = {};
+  }
+  return { ...DEFAULT_PREFS, ...stored, verbosity: { ...DEFAULT_PREFS.verbosity, ...(stored.verbosity || {}) } };
+}
+
+export function savePrefs(prefs) {
+  try {
+    localStorage.setItem(PREFS_KEY, JSON.stringify(prefs));
+  } catch {
+    // private browsing: preferences last for this page only
+  }
+}
+
+export function loadToken() {
+  try {
+    return localStorage.getItem(TOKEN_KEY);
+  } catch {
+    return null;
+  }
+}
+
+export function saveToken(token) {
+  try {
+    if (token) localStorage.setItem(TOKEN_KEY, token);
+    else localStorage.removeItem(TOKEN_KEY);
+  } catch {
+    // ignore
+  }
+}
+
+export const state = {
+  prefs: loadPrefs(),
+  screen: "signin",
+  hello: null,
+  user: null,
+  token: loadToken(),
+  lobby: { users: [], tables: new Map() },
+  table: null, // {id, info, you, view, legal, to_act, deadline, standings}
+  lastSeq: {}, // table id -> last journal seq received
+  reconnecting: false,
+  quietResume: new Set(), // tables being resumed after a page load: missed messages go to history only
+  pendingSit: null, // table id to sit at once its snapshot arrives
+  nextId: 1,
+};
+
+export function newId() {
+  state.nextId += 1;
+  return `c${state.nextId}`;
+}
