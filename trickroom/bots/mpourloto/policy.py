@@ -74,10 +74,14 @@ def play(view: dict[str, Any], legal_cards: Sequence[str],
     hand = list(view["hand"])
     trick = [(int(s), str(c)) for s, c in view["trick"]]
     power, points = POWER[trumps], POINTS[trumps]
-    outstanding = set(DECK_32) - set(view["played"]) - set(hand)
+    outstanding = _ALL_CARDS - set(view["played"]) - set(hand)
+    best_out = dict.fromkeys(SUITS, -1)  # the highest power still out in each suit
+    for c in outstanding:
+        if power[c] > best_out[c[1]]:
+            best_out[c[1]] = power[c]
 
     def is_master(card: str) -> bool:
-        return not any(c[1] == card[1] and power[c] > power[card] for c in outstanding)
+        return power[card] > best_out[card[1]]
 
     def cheap(card: str) -> tuple[float, int]:
         """What giving up ``card`` costs: its points, plus the tricks a trump or a master could still take."""
@@ -118,6 +122,9 @@ def play(view: dict[str, Any], legal_cards: Sequence[str],
         if trick_points >= 10 or any(c[1] == trumps for c in winners):
             return max(winners, key=lambda c: power[c]) if trick_points >= 10 else min(winners, key=cheap)
     return min(legal_cards, key=cheap)
+
+
+_ALL_CARDS = frozenset(DECK_32)
 
 
 def _trumps_out(trumps: str, outstanding: set[str]) -> bool:
