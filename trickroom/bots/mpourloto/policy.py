@@ -8,6 +8,7 @@ so the same functions serve a real seat and a seat inside a searched world.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from collections.abc import Set as AbstractSet
 from typing import Any
 
 from trickroom.cards import DECK_32, SUITS
@@ -127,11 +128,11 @@ def play(view: dict[str, Any], legal_cards: Sequence[str],
 _ALL_CARDS = frozenset(DECK_32)
 
 
-def _trumps_out(trumps: str, outstanding: set[str]) -> bool:
+def _trumps_out(trumps: str, outstanding: AbstractSet[str]) -> bool:
     return any(c[1] == trumps for c in outstanding)
 
 
-def _lead(seat: int, hand: list[str], legal: Sequence[str], trumps: str, outstanding: set[str],
+def _lead(seat: int, hand: list[str], legal: Sequence[str], trumps: str, outstanding: AbstractSet[str],
           is_master: Any, view: dict[str, Any], forbidden: dict[int, set[str]] | None) -> str:
     power, points = POWER[trumps], POINTS[trumps]
     my_trumps = [c for c in legal if c[1] == trumps]
