@@ -260,7 +260,10 @@ class AutoPlayer:
     def _run(self) -> None:
         try:
             while True:
-                message = self.client.next(TIMEOUT * 3)
+                try:
+                    message = self.client.next(TIMEOUT * 3)
+                except queue.Empty:
+                    raise TimeoutError(f"seat {self.seat} heard nothing; last: {self.client.history[-6:]}") from None
                 if message.get("table") != self.table:
                     continue
                 if self.until(message):

@@ -307,3 +307,80 @@ def test_drop_and_reconnect_misses_nothing(server: ThreadServer) -> None:
         for p in players:
             p.join()
         back.close()
+
+
+def test_http_health_metrics_and_page(server: ThreadServer) -> None:
+    import httpx
+
+    health = httpx.get(f"{server.http}/health", timeout=10)
+    assert health.status_code == 200 and health.json()["status"] == "ok"
+    metrics = httpx.get(f"{server.http}/metrics", timeout=10).text
+    for name in ("trickroom_players_online", "trickroom_tables", "trickroom_actions_total",
+                 "trickroom_action_latency_seconds_bucket", "trickroom_bot_thinking_seconds_bucket"):
+        assert name in metrics
+    page = httpx.get(f"{server.http}/", timeout=10)
+    assert page.status_code == 200 and "trickroom" in page.text
+
+
+def test_origin_check_and_limits(server: ThreadServer) -> None:
+    from websockets.exceptions import InvalidStatus
+
+    with pytest.raises(InvalidStatus) as refused:
+        Client(server.url, origin="http://evil.example")
+    assert refused.value.response.status_code == 403
+    same = Client(server.url, origin=f"http://127.0.0.1:{server.port}")
+    try:
+        same.send_raw("x" * 9000)
+        assert same.wait(type="error")["code"] == "too_big"
+        assert same.request(type="act", table="t1", action="claim")["code"] == "not_logged_in"
+        for _ in range(60):
+            same.send(type="ping")
+        replies = [same.next() for _ in range(60)]
+        assert {m["type"] for m in replies} == {"pong", "error"}
+        assert all(m["code"] == "rate_limited" for m in replies if m["type"] == "error")
+        assert sum(m["type"] == "pong" for m in replies) >= 35 and any(m["type"] == "error" for m in replies)
+    finally:
+        same.close()
+
+
+def test_pause_between_hands_and_standing_up_during_play(server: ThreadServer) -> None:
+    with clients(server.url, "Pauser", "Leaver") as (host, leaver):
+        table = create_table(host, "bura", options={"players": 3, "scoring": "points", "hand_limit": 3})["table"]
+        host.request(type="sit", table=table, seat=0)
+        leaver.request(type="sit", table=table, seat=1)
+        host.request(type="bot_add", table=table, level="random")
+        assert host.request(type="pause", table=table)["code"] == "not_started"
+        host.request(type="start", table=table)
+        # The leaver stands up at once: a bot takes the seat for the rest of the game.
+        leaver.request(type="stand", table=table)
+        stood = host.wait(type="table_event", kind="stood", table=table)
+        assert stood["info"]["seats"][1]["bot"] == "random" and stood["info"]["seats"][1]["user"] is None
+        host.request(type="pause", table=table)
+        host.wait(type="table_event", kind="pause_requested", table=table)
+        player = AutoPlayer(host, table, 0, 9, lambda m: m["type"] == "table_event" and m["kind"] == "paused")
+        player.start().join()
+        assert host.request(type="act", table=table, action="claim")["code"] == "paused"
+        host.request(type="pause", table=table, paused=False)
+        resumed = host.wait(type="table_event", kind="resumed", table=table)
+        assert resumed["info"]["status"] == "playing"
+        AutoPlayer(host, table, 0, 10, finished).start().join()
+
+
+def test_a_bot_plays_for_a_dropped_player_after_the_grace_period(tmp_path: Path) -> None:
+    room = ThreadServer(db=f"sqlite:///{tmp_path / 'grace.sqlite3'}", grace_seconds=0.5).start()
+    try:
+        with clients(room.url, "Keeps", "Drops") as (keeps, drops):
+            table = create_table(keeps, "bura", options={"players": 2, "scoring": "points", "hand_limit": 1})["table"]
+            keeps.request(type="sit", table=table, seat=0)
+            drops.request(type="sit", table=table, seat=1)
+            keeps.request(type="start", table=table)
+            token = drops.token
+            drops.close()
+            taken = keeps.wait(type="table_event", kind="bot_took_over", table=table)
+            assert taken["seat"] == 1 and taken["info"]["seats"][1]["replaced_by_bot"] is True
+            AutoPlayer(keeps, table, 0, 8, finished).start().join()
+            back = Client(room.url)
+            assert table in back.request(type="login", token=token)["tables"]
+            back.close()
+    finally:
+        room.stop()

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import random
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -786,9 +787,14 @@ class Table:
         view = match.view(seat)
         seen = events_for(match.events, seat)
         game = match.game
-        bot = self.services.make_bot(level, seed=(self.seed or 0) + version * 7 + seat)
+        seed = (self.seed or 0) + version * 7 + seat
         started = time.perf_counter()
-        choice = await asyncio.to_thread(bot.choose, game, seat, view, seen, legal)
+        try:
+            bot = self.services.make_bot(level, seed=seed)
+            choice = await asyncio.to_thread(bot.choose, game, seat, view, seen, legal)
+        except Exception:  # a broken bot must not stop the table: play a random legal move instead
+            log.exception("bot %s failed at %s seat %s; playing a random legal move", level, self.id, seat)
+            choice = random.Random(seed).choice(legal)
         metrics.BOT_THINKING.observe(time.perf_counter() - started)
         async with self.lock:
             match = self.match
@@ -803,7 +809,9 @@ class Table:
             try:
                 await self.apply(seat, choice, f"bot:{level}")
             except ProtocolError:
-                log.exception("bot %s at %s seat %s chose %r, refused", level, self.id, seat, choice)
+                log.error("bot %s at %s seat %s chose %r, refused; playing a legal move", level, self.id, seat,
+                          choice)
+                await self.apply(seat, legal[0], f"bot:{level}")
 
     async def turn_timer(self, seat: int, deadline: float) -> None:
         timer = self.settings.timer
