@@ -50,7 +50,10 @@ export function renderTable(handlers) {
   renderHand();
   renderActions(handlers);
   const scores = $("scores");
-  scores.textContent = table.view ? `${scoresText(table)} ${potText(table)}` : t("table.not_started");
+  // In points scoring the pot sentence repeats the scores; the panel shows it only for chips or own points.
+  const extra = table.view && (table.view.game !== "bura" || table.view.unit === "chips" ||
+    typeof table.view.my_points === "number") ? ` ${potText(table)}` : "";
+  scores.textContent = table.view ? `${scoresText(table)}${extra}` : t("table.not_started");
 }
 
 function button(label, onClick, { key, id } = {}) {
