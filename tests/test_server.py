@@ -384,3 +384,36 @@ def test_a_bot_plays_for_a_dropped_player_after_the_grace_period(tmp_path: Path)
             back.close()
     finally:
         room.stop()
+
+
+def test_statistics_and_ratings_for_two_accounts(server: ThreadServer) -> None:
+    import sqlite3
+
+    one, two = Client(server.url), Client(server.url)
+    try:
+        ids = []
+        for client, name in ((one, "stat_one"), (two, "stat_two")):
+            welcome = client.request(type="register", username=name, password="password-1")
+            ids.append(int(welcome["user"]["id"][1:]))
+        table = create_table(one, "bura", options={"players": 2, "scoring": "points", "hand_limit": 1})["table"]
+        one.request(type="sit", table=table, seat=0)
+        two.request(type="sit", table=table, seat=1)
+        one.request(type="start", table=table)
+        players = [AutoPlayer(one, table, 0, 21, finished).start(), AutoPlayer(two, table, 1, 22, finished).start()]
+        for player in players:
+            player.join()
+        end = next(m for m in one.history if finished(m))
+        winner = end["standings"]["winner"]
+    finally:
+        one.close()
+        two.close()
+    db = server.settings.db.removeprefix("sqlite:///")
+    with sqlite3.connect(db) as connection:
+        rows = connection.execute("SELECT user_id, played, won, mu, sigma FROM stats WHERE game = 'bura' "
+                                  "AND user_id IN (?, ?) ORDER BY user_id", ids).fetchall()
+        logged = connection.execute("SELECT COUNT(*) FROM actions WHERE table_id = ?", (int(table[1:]),)).fetchone()
+        status = connection.execute("SELECT status FROM tables WHERE id = ?", (int(table[1:]),)).fetchone()
+    assert [(r[0], r[1]) for r in rows] == [(ids[0], 1), (ids[1], 1)]
+    assert [r[2] for r in rows] == [int(winner == 0), int(winner == 1)]
+    assert all(r[4] < 25 / 3 for r in rows)  # a rated game makes every rating more certain
+    assert logged[0] > 0 and status == ("finished",)

@@ -34,3 +34,4 @@ def setup_logging(level: str = "info") -> None:
         logger.handlers[:] = []
         logger.propagate = True
     logging.getLogger("uvicorn.access").setLevel("WARNING")
+    logging.getLogger("alembic").setLevel("WARNING")

@@ -44,6 +44,7 @@ from trickroom.server.table import CLOSED, FINISHED, PAUSED, PLAYING, WAITING, E
 
 log = logging.getLogger("trickroom.room")
 SERVER_NAME = "trickroom 0.1.0"
+LEASE_SECONDS = 3600.0  # a single node holds its tables; issue 9 shortens this and renews it
 
 
 @dataclass(eq=False)
@@ -94,6 +95,7 @@ class Room:
         for row in await self.store.unfinished_tables():
             if row.status == CLOSED:
                 continue
+            await self.store.claim_table(row.id, self.settings.node_id, LEASE_SECONDS)
             table = self.table_from_row(row)
             if row.status in (PLAYING, PAUSED) and row.seed is not None:
                 logged = await self.store.actions(row.id)

@@ -205,6 +205,17 @@ class Store:
             rows = await s.execute(select(TableRow).where(TableRow.status != "finished").order_by(TableRow.id))
             return list(rows.scalars())
 
+    async def claim_table(self, table_id: int, node_id: str, lease_seconds: float) -> None:
+        """Record ``node_id`` as the table's owner until the lease runs out.
+
+        One node owns every table for now; issue 9 turns this into a conditional update (only when the lease
+        has expired or is this node's) renewed by a heartbeat.
+        """
+        until = utcnow() + dt.timedelta(seconds=lease_seconds)
+        async with self.sessions() as s, s.begin():
+            await s.execute(update(TableRow).where(TableRow.id == table_id)
+                            .values(owner_node=node_id, lease_until=until))
+
     async def table(self, table_id: int) -> TableRow | None:
         async with self.sessions() as s:
             return await s.get(TableRow, table_id)

@@ -740,13 +740,13 @@ class Table:
         from trickroom.server.store import utcnow
 
         await self.services.store.save_table(self.number, finished_at=utcnow())
-        await self.send_updates(set())
-        await self.record("table_event", {"kind": "finished", "params": {}, "standings": self.standings})
-        await self.publish_listing()
-        try:
+        try:  # before the announcement, so that a player who hears "game over" finds the new figures
             await self.services.record_results(self)
         except Exception:
             log.exception("could not record results of %s", self.id)
+        await self.send_updates(set())
+        await self.record("table_event", {"kind": "finished", "params": {}, "standings": self.standings})
+        await self.publish_listing()
 
     def schedule(self) -> None:
         """Start bot moves and turn timers for the seats the game now waits for."""
