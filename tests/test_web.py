@@ -186,6 +186,26 @@ def test_sign_in_lobby_and_options_screens_have_no_axe_violations(page: Any, roo
     wait_spoken(page, r"^Vera: hello all$", before)
     wait_spoken(other, r"^Vera: hello all$")
     assert page.evaluate("document.getElementById('table-dialog').open") is False  # "n" typed, no dialog
+
+    # Chat verbosity off: a private message to the other player is shown in the log but not spoken; Page Up
+    # finds it in the history.
+    page.keyboard.press("Escape")
+    page.keyboard.press("F2")
+    page.wait_for_function("document.getElementById('settings-dialog').open")
+    tab_to(page, "^Chat messages$")
+    page.keyboard.press("End")  # full, brief, off
+    page.keyboard.press("Escape")
+    before = len(spoken(page))
+    tab_to(page, "^Private message text$")
+    assert page.locator("#private-to").input_value().startswith("g")  # Boris, the only other player online
+    page.keyboard.type("psst")
+    page.keyboard.press("Enter")
+    wait_spoken(other, r"psst")
+    page.wait_for_function("document.querySelector('#lobby-chat-log').textContent.includes('psst')")
+    assert not any("psst" in text for text in spoken(page)[before:])
+    page.keyboard.press("Escape")
+    page.keyboard.press("PageUp")
+    wait_spoken(page, r"psst", before)
     other.context.close()
 
 
@@ -329,7 +349,7 @@ def choose_meld_table(page: Any) -> None:
     page.wait_for_function("!document.getElementById('screen-table').hidden")
     start = len(spoken(page))
     page.keyboard.press("b")
-    start = wait_spoken(page, r"bot sits in seat 1", start) + 1
+    start = wait_spoken(page, r"bot sits in seat 1\.", start) + 1
     page.keyboard.press("F3")
     start = wait_spoken(page, r"Anna2 sits in seat 2", start) + 1
     add_bots_and_start(page, 2)
@@ -338,8 +358,9 @@ def choose_meld_table(page: Any) -> None:
 def test_mpourloto_hand_by_keyboard_with_bidding_and_meld(page: Any, room: str) -> None:
     sign_in(page, room, "Anna2")
     for _attempt in range(12):
+        attempt_start = len(spoken(page))
         choose_meld_table(page)
-        hand_start = wait_spoken(page, r"^Hand 1\. ")
+        hand_start = wait_spoken(page, r"^Hand 1\. ", attempt_start)
         assert wait_for_turn_or(page, r"^Hand 1:", hand_start)
         before = len(spoken(page))
         assert table_state(page)["view"]["phase"] == "bidding1"  # type: ignore[index]
@@ -391,6 +412,15 @@ def test_mpourloto_hand_by_keyboard_with_bidding_and_meld(page: Any, room: str) 
         page.keyboard.press("Enter")
         wait_spoken(page, r"^You play the ", before)
         played += 1
+        if played == 1:
+            table_tree = page.locator("#felt-region").aria_snapshot()
+            assert re.search(r'listitem: "Seat 2: Anna2 \(you\), host, team B, (to act, )?\d cards"', table_tree), table_tree
+            assert re.search(r'listitem: "Seat 1: Bot 1, random bot, team A, dealer', table_tree)
+            assert_no_violations(page, "Mpourloto table")
+            screenshot(page, "table-mpourloto-desktop")
+            page.set_viewport_size(PHONE)
+            screenshot(page, "table-mpourloto-phone")
+            page.set_viewport_size(DESKTOP)
     assert played == 8
     result = wait_spoken(page, r"^Hand 1:", hand_start)
     this_hand = spoken(page)[hand_start:result + 1]
