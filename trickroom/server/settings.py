@@ -7,10 +7,10 @@ The file is a ``.env``-style file (``KEY=value`` lines, keys with or without the
 from __future__ import annotations
 
 import os
-from typing import Any
+from typing import Annotated, Any
 
-from pydantic import Field
-from pydantic_settings import BaseSettings, SettingsConfigDict
+from pydantic import Field, field_validator
+from pydantic_settings import BaseSettings, NoDecode, SettingsConfigDict
 
 DEFAULT_DB = "sqlite:///trickroom.sqlite3"
 
@@ -23,7 +23,7 @@ class Settings(BaseSettings):
     db: str = DEFAULT_DB
     db_schema: str | None = None  # PostgreSQL schema to use (created if missing); None: the default
     node_id: str = Field(default_factory=lambda: f"node-{os.getpid()}")
-    allowed_origins: list[str] = Field(default_factory=list)  # beside the server's own host
+    allowed_origins: Annotated[list[str], NoDecode] = Field(default_factory=list)  # beside the server's own host
     static_dir: str | None = None  # None: trickroom/web/static when it exists
     log_level: str = "info"
 
@@ -43,6 +43,13 @@ class Settings(BaseSettings):
     bot_budget: float = 1.0  # thinking seconds for search bots
     bot_workers: int = 2
 
+    @field_validator("allowed_origins", mode="before")
+    @classmethod
+    def _comma_separated(cls, value: Any) -> Any:
+        if isinstance(value, str):
+            return [part.strip() for part in value.split(",") if part.strip()]
+        return value
+
 
 def load_settings(config_file: str | None = None, **overrides: Any) -> Settings:
     """Settings from ``overrides`` (flags; None values ignored), the environment and ``config_file``."""
@@ -61,7 +68,4 @@ def load_settings(config_file: str | None = None, **overrides: Any) -> Settings:
     env_keys = {k.lower().removeprefix("trickroom_") for k in os.environ if k.upper().startswith("TRICKROOM_")}
     merged = {k: v for k, v in file_values.items() if k not in env_keys}
     merged.update({k: v for k, v in overrides.items() if v is not None})
-    origins = merged.get("allowed_origins")
-    if isinstance(origins, str):
-        merged["allowed_origins"] = [o.strip() for o in origins.split(",") if o.strip()]
     return Settings(**merged)
