@@ -195,6 +195,11 @@ def test_lobby_chat_table_chat_and_private_messages(server: ThreadServer) -> Non
         two.request(type="chat", table=table, message="nice table")
         heard = one.wait(type="chat", table=table)
         assert heard["message"] == "nice table" and heard["text"] == "Chat2: nice table" and heard["seq"] > 1
+        # Sentences follow each member's language, switched at any time.
+        one.request(type="preferences", lang="ru")
+        one.request(type="bot_add", table=table, level="random")
+        assert one.wait(type="table_event", kind="bot_added")["text"] == "Бот уровня random садится на место 1."
+        assert two.wait(type="table_event", kind="bot_added")["text"] == "A random bot sits in seat 1."
 
 
 def test_kick_ban_and_host_handover(server: ThreadServer) -> None:

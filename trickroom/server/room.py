@@ -413,6 +413,8 @@ class Room:
                 await self.store.set_session_preferences(conn.token, prefs)
         else:
             await self.store.set_user_preferences(int(conn.user["id"][1:]), prefs)
+        for table_id in self.tables_of(conn.user["id"]):
+            await self.bus.publish(f"table:{table_id}", {"kind": "lang", "user": conn.user, "lang": prefs["lang"]})
         reply: Message = {"type": "preferences", "preferences": prefs}
         if data.get("id") is not None:
             reply["re"] = data["id"]

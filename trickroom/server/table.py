@@ -278,6 +278,11 @@ class Table:
             if intent.get("kind") == "presence":
                 await self.presence(intent["user"], bool(intent["online"]))
                 return
+            if intent.get("kind") == "lang":  # the user changed language: later sentences follow it
+                member = self.members.get(intent["user"]["id"])
+                if member is not None:
+                    member.lang = intent["lang"]
+                return
             user: Message = intent["user"]
             msg: Message = intent["msg"]
             conn = intent.get("conn")
