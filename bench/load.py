@@ -1,0 +1,429 @@
+"""The room under load: many websocket clients playing random legal moves as fast as the server answers.
+
+    .venv/bin/python bench/load.py [--clients 100,500,1000] [--seconds 30] [--scenario play|bots|both]
+
+Each run starts its own ``trickroom serve`` on 127.0.0.1 (a free port) with a fresh SQLite file in a temporary
+directory, and stops it at the end. Only loopback addresses are used.
+
+``play`` scenario, for each N in ``--clients``: N clients sign in as guests, sit in pairs at Bura tables (points
+to 21) and in fours at Mpourloto tables (to 10000), about half of the clients in each game, and play a random
+legal action (never ``claim``) the moment their seat is to act, with no pause. A table whose match ends starts
+a new one. After ``--seconds`` (or ``--max-actions`` actions) the clients stop by themselves. It prints:
+
+- actions per second (actions the server acknowledged with ``ok``);
+- action-to-broadcast latency: from sending ``act`` to receiving the first ``event`` of that action (the event
+  names the actor's seat), p50 / p99 / max, over every action of the run;
+- errors the server sent, by code, and client-side failures;
+- the server's CPU (share of one core, mean over the run) and resident memory at the start and end of play.
+
+``bots`` scenario: ``--bot-tables`` Bura tables of two ``hard`` bots each (a spectator host at each, who sees
+every move) and ``--humans`` clients playing in pairs at full speed. It prints the bots' decision latency (from
+the update that puts a bot to act to the bot's event, at the spectator) and the humans' action-to-broadcast
+latency while the bots think.
+
+The server's message rate limit (20 per second per connection) is raised for the run, through a settings file:
+clients that play with no pause are meant to exceed it, and the limit is not what this measures. The load
+generator shares the machine's cores with the server; its own CPU time is printed too.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import contextlib
+import json
+import os
+import random
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+import urllib.request
+from collections import Counter
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from websockets.asyncio.client import ClientConnection, connect
+
+ROOT = Path(__file__).resolve().parent.parent
+Message = dict[str, Any]
+
+BURA_OPTIONS = {"players": 2, "scoring": "points", "target": 21}
+MPOURLOTO_OPTIONS = {"target": 10000}
+SERVER_SETTINGS = "messages_per_second=100000\nmessage_burst=100000\nlogin_attempts=100000\n"
+
+
+# --- the server under test -------------------------------------------------------------------------------------
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        port: int = sock.getsockname()[1]
+        return port
+
+
+class Server:
+    """``trickroom serve`` in a subprocess with a fresh SQLite file; CPU and memory read from /proc."""
+
+    def __init__(self, workdir: Path) -> None:
+        self.port = free_port()
+        config = workdir / "load.env"
+        config.write_text(SERVER_SETTINGS, encoding="utf-8")
+        self.db = workdir / "load.sqlite3"
+        command = [sys.executable, "-m", "trickroom", "serve", "--host", "127.0.0.1", "--port", str(self.port),
+                   "--db", f"sqlite:///{self.db}", "--config", str(config), "--log-level", "warning"]
+        self.log = open(workdir / "server.log", "wb")  # noqa: SIM115  (closed in stop)
+        self.process = subprocess.Popen(command, cwd=workdir, stdout=self.log, stderr=subprocess.STDOUT)
+        self.ticks = os.sysconf("SC_CLK_TCK")
+        deadline = time.monotonic() + 30
+        while True:
+            try:
+                with urllib.request.urlopen(f"http://127.0.0.1:{self.port}/health", timeout=1):
+                    break
+            except OSError:
+                if self.process.poll() is not None or time.monotonic() > deadline:
+                    raise SystemExit(f"the server did not start; see {workdir / 'server.log'}") from None
+                time.sleep(0.1)
+
+    @property
+    def url(self) -> str:
+        return f"ws://127.0.0.1:{self.port}/ws"
+
+    def cpu_seconds(self) -> float:
+        fields = Path(f"/proc/{self.process.pid}/stat").read_text().rsplit(")", 1)[1].split()
+        return (int(fields[11]) + int(fields[12])) / self.ticks  # utime + stime
+
+    def memory_mb(self) -> float:
+        for line in Path(f"/proc/{self.process.pid}/status").read_text().splitlines():
+            if line.startswith("VmRSS:"):
+                return int(line.split()[1]) / 1024
+        return 0.0
+
+    def metric(self, name: str) -> float:
+        """A counter or histogram sum/count from /metrics (0 when absent)."""
+        with urllib.request.urlopen(f"http://127.0.0.1:{self.port}/metrics", timeout=5) as reply:
+            text = reply.read().decode()
+        total = 0.0
+        for line in text.splitlines():
+            if line.startswith(name + " ") or line.startswith(name + "{"):
+                total += float(line.rsplit(" ", 1)[1])
+        return total
+
+    def stop(self, label: str) -> None:
+        """Stop the server; keep its log beside the temporary directory and name the first error in it."""
+        self.process.terminate()
+        try:
+            self.process.wait(timeout=20)
+        except subprocess.TimeoutExpired:
+            self.process.kill()
+            self.process.wait()
+        self.log.close()
+        kept = Path(tempfile.gettempdir()) / f"trickroom-load-{label}.log"
+        text = Path(self.log.name).read_text(encoding="utf-8", errors="replace")
+        kept.write_text(text, encoding="utf-8")
+        problems = [line for line in text.splitlines() if line.startswith(("ERROR", "CRITICAL")) or "Error:" in line]
+        if problems:
+            print(f"  server log ({kept}): {len(problems)} error lines; first: {problems[0][:200]}")
+
+
+# --- clients -----------------------------------------------------------------------------------------------------
+
+@dataclass
+class Stats:
+    latencies: list[float] = field(default_factory=list)  # seconds, act -> first event of that action
+    bot_latencies: list[float] = field(default_factory=list)
+    actions: int = 0
+    errors: Counter[str] = field(default_factory=Counter)
+    measuring: bool = False  # only count once every table is playing
+
+
+class Client:
+    """One guest: reads every message, keeps the latest update of its table, acts when its seat is to act."""
+
+    def __init__(self, name: str, url: str, stats: Stats, rng: random.Random) -> None:
+        self.name, self.url, self.stats, self.rng = name, url, stats, rng
+        self.ws: ClientConnection | None = None
+        self.replies: dict[int, asyncio.Future[Message]] = {}
+        self.next_id = 0
+        self.table: str | None = None
+        self.seat: int | None = None
+        self.playing = False  # act on updates
+        self.in_flight: int | None = None  # id of our act not yet acknowledged
+        self.sent_at = 0.0
+        self.latency_open = False
+        self.to_act: list[int] = []
+        self.legal: list[str] = []
+        self.finished: asyncio.Event = asyncio.Event()
+        self.bot_turn_at: dict[int, float] = {}  # bot tables: when each bot seat was put to act
+        self.reader: asyncio.Task[None] | None = None
+
+    async def open(self) -> None:
+        self.ws = await connect(self.url, max_size=2**22, open_timeout=60, ping_interval=None)
+        hello = json.loads(await self.ws.recv())
+        assert hello["type"] == "hello", hello
+        self.reader = asyncio.create_task(self.read())
+        await self.request({"type": "login", "nickname": self.name})
+
+    async def request(self, message: Message) -> Message:
+        """Send ``message`` with an id; the reply that carries it back (an error raises)."""
+        assert self.ws is not None
+        self.next_id += 1
+        message["id"] = self.next_id
+        future: asyncio.Future[Message] = asyncio.get_running_loop().create_future()
+        self.replies[self.next_id] = future
+        await self.ws.send(json.dumps(message))
+        reply = await asyncio.wait_for(future, 60)
+        if reply["type"] == "error":
+            raise RuntimeError(f"{self.name}: {message['type']} refused: {reply.get('code')} {reply.get('text')}")
+        return reply
+
+    async def read(self) -> None:
+        assert self.ws is not None
+        async for frame in self.ws:
+            message = json.loads(frame)
+            kind = message["type"]
+            re = message.get("re")
+            if kind == "event":
+                self.on_event(message)
+            elif kind == "update":
+                if message["table"] == self.table:
+                    self.on_update(message)
+            elif kind == "table_event" and message.get("kind") == "finished" and message["table"] == self.table:
+                self.finished.set()
+            if re is not None and re == self.in_flight and kind in ("ok", "error"):
+                self.in_flight = None
+                if kind == "error":
+                    self.count_error(message)
+                else:
+                    if self.stats.measuring:
+                        self.stats.actions += 1
+                    if self.latency_open:  # no event named our seat (should not happen): take the ok's time
+                        self.record_latency()
+                self.maybe_act()
+            elif kind == "error" and re is None:
+                self.count_error(message)
+            elif re is not None and re in self.replies:
+                self.replies.pop(re).set_result(message)
+
+    def count_error(self, message: Message) -> None:
+        if self.stats.measuring:
+            self.stats.errors[str(message.get("code"))] += 1
+
+    def record_latency(self) -> None:
+        self.latency_open = False
+        if self.stats.measuring:
+            self.stats.latencies.append(time.perf_counter() - self.sent_at)
+
+    def on_event(self, message: Message) -> None:
+        if message.get("table") != self.table:
+            return
+        seat = message["event"].get("seat")
+        if self.latency_open and seat == self.seat:
+            self.record_latency()
+        if seat in self.bot_turn_at and self.stats.measuring:
+            self.stats.bot_latencies.append(time.perf_counter() - self.bot_turn_at.pop(seat))
+
+    def on_update(self, message: Message) -> None:
+        self.to_act = message["to_act"]
+        self.legal = message["legal"]
+        if self.seat is None:  # a spectator of a bot table: note when each bot is put to act
+            now = time.perf_counter()
+            for seat in self.to_act:
+                self.bot_turn_at.setdefault(seat, now)
+            return
+        self.maybe_act()
+
+    def maybe_act(self) -> None:
+        if not self.playing or self.in_flight is not None or self.seat not in self.to_act:
+            return
+        choices = [a for a in self.legal if a != "claim"]
+        if not choices or self.ws is None:
+            return
+        self.next_id += 1
+        self.in_flight = self.next_id
+        self.sent_at = time.perf_counter()
+        self.latency_open = True
+        message = {"type": "act", "table": self.table, "action": self.rng.choice(choices), "id": self.next_id}
+        asyncio.get_running_loop().create_task(self.ws.send(json.dumps(message)))
+
+    async def close(self) -> None:
+        self.playing = False
+        if self.ws is not None:
+            await self.ws.close()
+        if self.reader is not None:
+            self.reader.cancel()
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await self.reader
+
+
+async def seat_group(members: list[Client], game: str, options: dict[str, Any]) -> None:
+    """The first member creates a table, everyone sits, the host starts it."""
+    host = members[0]
+    snapshot = await host.request({"type": "create", "game": game, "options": options, "name": f"load {host.name}"})
+    table = snapshot["table"]
+    for seat, member in enumerate(members):
+        member.table, member.seat, member.in_flight, member.latency_open = table, seat, None, False
+        member.to_act, member.legal = [], []
+        member.finished = asyncio.Event()
+        await member.request({"type": "sit", "table": table, "seat": seat})
+    for member in members:
+        member.playing = True
+    await host.request({"type": "start", "table": table})
+
+
+async def keep_playing(members: list[Client], game: str, options: dict[str, Any], stop: asyncio.Event) -> None:
+    """Play table after table until ``stop``."""
+    while not stop.is_set():
+        await members[0].finished.wait()
+        if stop.is_set():
+            return
+        for member in members:
+            member.playing = False
+        await seat_group(members, game, options)
+
+
+async def open_clients(names: list[str], url: str, stats: Stats, seed: int) -> list[Client]:
+    clients = [Client(name, url, stats, random.Random(f"{seed}/{name}")) for name in names]
+    for start in range(0, len(clients), 50):  # connect in batches: the listen backlog is finite
+        await asyncio.gather(*(c.open() for c in clients[start:start + 50]))
+    return clients
+
+
+def groups_for(clients: list[Client]) -> list[tuple[list[Client], str, dict[str, Any]]]:
+    """About half the clients in Mpourloto fours, the rest in Bura pairs."""
+    fours = len(clients) // 2 // 4
+    groups = [(clients[4 * i:4 * i + 4], "mpourloto", MPOURLOTO_OPTIONS) for i in range(fours)]
+    rest = clients[4 * fours:]
+    groups += [(rest[i:i + 2], "bura", BURA_OPTIONS) for i in range(0, len(rest) - 1, 2)]
+    return groups
+
+
+# --- reporting ---------------------------------------------------------------------------------------------------
+
+def quantile(values: list[float], q: float) -> float:
+    if not values:
+        return float("nan")
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
+
+
+def latency_line(label: str, values: list[float]) -> str:
+    return (f"{label}: p50 {quantile(values, 0.5) * 1000:.1f} ms, p99 {quantile(values, 0.99) * 1000:.1f} ms, "
+            f"max {max(values, default=float('nan')) * 1000:.1f} ms ({len(values)} samples)")
+
+
+async def measure(server: Server, stats: Stats, seconds: float, max_actions: int) -> tuple[float, float, float]:
+    """Let the clients play; return the elapsed time, the server's mean CPU share and the client's."""
+    stats.measuring = True
+    cpu0, own0, start = server.cpu_seconds(), time.process_time(), time.perf_counter()
+    while time.perf_counter() - start < seconds and stats.actions < max_actions:
+        await asyncio.sleep(0.25)
+    stats.measuring = False
+    elapsed = time.perf_counter() - start
+    return elapsed, (server.cpu_seconds() - cpu0) / elapsed, (time.process_time() - own0) / elapsed
+
+
+async def play_scenario(n: int, seconds: float, max_actions: int) -> None:
+    with tempfile.TemporaryDirectory(prefix="trickroom-load-") as workdir:
+        server = Server(Path(workdir))
+        try:
+            memory_idle = server.memory_mb()
+            stats = Stats()
+            connect_start = time.perf_counter()
+            clients = await open_clients([f"load{i}" for i in range(n)], server.url, stats, n)
+            groups = groups_for(clients)
+            for members, game, options in groups:
+                await seat_group(members, game, options)
+            ready = time.perf_counter() - connect_start
+            stop = asyncio.Event()
+            restarts = [asyncio.create_task(keep_playing(m, g, o, stop)) for m, g, o in groups]
+            memory_start = server.memory_mb()
+            elapsed, server_cpu, client_cpu = await measure(server, stats, seconds, max_actions)
+            memory_end = server.memory_mb()
+            stop.set()
+            for member_group, _, _ in groups:
+                member_group[0].finished.set()
+            for task in restarts:
+                task.cancel()
+            await asyncio.gather(*restarts, return_exceptions=True)
+            await asyncio.gather(*(c.close() for c in clients), return_exceptions=True)
+            tables = Counter(game for _, game, _ in groups)
+            print(f"\n{n} clients ({tables['bura']} Bura tables, {tables['mpourloto']} Mpourloto tables; "
+                  f"connected, signed in and seated in {ready:.1f} s), {elapsed:.1f} s of play:")
+            print(f"  actions: {stats.actions} ({stats.actions / elapsed:.0f} per second)")
+            print("  " + latency_line("action to broadcast", stats.latencies))
+            print(f"  errors: {dict(stats.errors) or 'none'}")
+            print(f"  server CPU {server_cpu * 100:.0f}% of one core; load generator CPU {client_cpu * 100:.0f}%")
+            print(f"  server memory: {memory_idle:.0f} MB idle, {memory_start:.0f} MB when all were seated, "
+                  f"{memory_end:.0f} MB at the end")
+        finally:
+            server.stop(f"play-{n}")
+
+
+async def bots_scenario(tables: int, humans: int, seconds: float, max_actions: int) -> None:
+    with tempfile.TemporaryDirectory(prefix="trickroom-load-") as workdir:
+        server = Server(Path(workdir))
+        try:
+            stats = Stats()
+            hosts = await open_clients([f"host{i}" for i in range(tables)], server.url, stats, 1)
+            for host in hosts:
+                snapshot = await host.request({"type": "create", "game": "bura", "options": BURA_OPTIONS,
+                                               "name": f"bots {host.name}"})
+                host.table = snapshot["table"]
+                for seat in range(2):
+                    await host.request({"type": "bot_add", "table": host.table, "level": "hard", "seat": seat})
+                await host.request({"type": "start", "table": host.table})
+            people = await open_clients([f"human{i}" for i in range(humans)], server.url, stats, 2)
+            groups = [(people[i:i + 2], "bura", BURA_OPTIONS) for i in range(0, len(people) - 1, 2)]
+            for members, game, options in groups:
+                await seat_group(members, game, options)
+            stop = asyncio.Event()
+            restarts = [asyncio.create_task(keep_playing(m, g, o, stop)) for m, g, o in groups]
+            thinking0 = (server.metric("trickroom_bot_thinking_seconds_sum"),
+                         server.metric("trickroom_bot_thinking_seconds_count"))
+            elapsed, server_cpu, client_cpu = await measure(server, stats, seconds, max_actions)
+            thinking = (server.metric("trickroom_bot_thinking_seconds_sum") - thinking0[0],
+                        server.metric("trickroom_bot_thinking_seconds_count") - thinking0[1])
+            stop.set()
+            for members, _, _ in groups:
+                members[0].finished.set()
+            for task in restarts:
+                task.cancel()
+            await asyncio.gather(*restarts, return_exceptions=True)
+            await asyncio.gather(*(c.close() for c in hosts + people), return_exceptions=True)
+            print(f"\n{tables} Bura tables of two hard bots, {humans} people playing in pairs, {elapsed:.1f} s:")
+            print("  " + latency_line("bot decision (update to the bot's event, at a spectator)", stats.bot_latencies))
+            if thinking[1]:
+                print(f"  bot thinking inside the server: {thinking[1]:.0f} decisions, "
+                      f"mean {thinking[0] / thinking[1] * 1000:.0f} ms")
+            print(f"  people's actions: {stats.actions} ({stats.actions / elapsed:.0f} per second)")
+            print("  " + latency_line("people's action to broadcast", stats.latencies))
+            print(f"  errors: {dict(stats.errors) or 'none'}")
+            print(f"  server CPU {server_cpu * 100:.0f}% of one core; load generator CPU {client_cpu * 100:.0f}%; "
+                  f"server memory {server.memory_mb():.0f} MB")
+        finally:
+            server.stop("bots")
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0] if __doc__ else None)
+    parser.add_argument("--clients", default="100,500,1000", help="client counts, comma-separated (100,500,1000)")
+    parser.add_argument("--seconds", type=float, default=30.0, help="play time per run (default 30)")
+    parser.add_argument("--max-actions", type=int, default=1_000_000, help="stop a run after this many actions")
+    parser.add_argument("--scenario", choices=("play", "bots", "both"), default="both")
+    parser.add_argument("--bot-tables", type=int, default=50, help="bots scenario: tables of two hard bots (50)")
+    parser.add_argument("--humans", type=int, default=4, help="bots scenario: people playing in pairs (4)")
+    args = parser.parse_args(argv)
+    print(f"Python {sys.version.split()[0]}, {os.cpu_count()} cores; server and load generator on this machine")
+    if args.scenario in ("play", "both"):
+        for n in (int(part) for part in args.clients.split(",")):
+            asyncio.run(play_scenario(n, args.seconds, args.max_actions))
+    if args.scenario in ("bots", "both"):
+        asyncio.run(bots_scenario(args.bot_tables, args.humans, args.seconds, args.max_actions))
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
