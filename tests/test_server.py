@@ -422,3 +422,16 @@ def test_statistics_and_ratings_for_two_accounts(server: ThreadServer) -> None:
     assert [r[2] for r in rows] == [int(winner == 0), int(winner == 1)]
     assert all(r[4] < 25 / 3 for r in rows)  # a rated game makes every rating more certain
     assert logged[0] > 0 and status == ("finished",)
+
+
+def test_a_normal_bot_thinks_in_a_worker_process(server: ThreadServer) -> None:
+    with clients(server.url, "Solo") as (solo,):
+        assert "normal" in solo.hello["bot_levels"]
+        table = create_table(solo, "bura", options={"players": 2, "scoring": "points", "hand_limit": 1})["table"]
+        solo.request(type="sit", table=table, seat=0)
+        solo.request(type="bot_add", table=table, level="normal")
+        solo.request(type="start", table=table)
+        AutoPlayer(solo, table, 0, 30, finished).start().join()
+        bot_moves = [m for m in solo.history if m["type"] == "event" and m["event"]["type"] == "play"
+                     and m["event"]["seat"] == 1]
+        assert bot_moves

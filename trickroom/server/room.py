@@ -15,7 +15,7 @@ import logging
 from dataclasses import dataclass, field
 from typing import Any
 
-from trickroom.bots import LEVELS, Bot, make_bot
+from trickroom.bots import LEVELS, make_bot
 from trickroom.games import GAMES, OptionError, game_class, load_game
 from trickroom.narration import translate
 from trickroom.server import metrics
@@ -29,6 +29,7 @@ from trickroom.server.accounts import (
     valid_name,
     valid_password,
 )
+from trickroom.server.bots import BotRunner
 from trickroom.server.bus import Bus, Handler
 from trickroom.server.protocol import (
     PROTOCOL_VERSION,
@@ -70,6 +71,7 @@ class Room:
         self.settings = settings
         self.store = store
         self.bus = bus
+        self.bots = BotRunner(settings.bot_workers, settings.bot_budget)
         self.tables: dict[str, Table] = {}
         self.connections: dict[str, Connection] = {}
         self.by_user: dict[str, set[Connection]] = {}
@@ -89,6 +91,7 @@ class Room:
     async def stop(self) -> None:
         for table in self.tables.values():
             table.cancel_all()
+        self.bots.close()
 
     async def restore(self) -> None:
         """Rebuild every unfinished table from its row and action log."""
@@ -154,9 +157,6 @@ class Room:
 
     def bot_levels(self) -> list[str]:
         return [level for level in LEVELS if self.bot_level_available(level)]
-
-    def make_bot(self, level: str, seed: int) -> Bot:
-        return make_bot(level, seed=seed, budget=self.settings.bot_budget)
 
     async def publish_listing(self, table: Table) -> None:
         self.count_tables()

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Protocol
 
-from trickroom.bots import Bot
+from trickroom.server.bots import BotRunner
 from trickroom.server.bus import Bus
 from trickroom.server.settings import Settings
 from trickroom.server.store import Store
@@ -17,14 +17,13 @@ class Services(Protocol):
     settings: Settings
     store: Store
     bus: Bus
+    bots: BotRunner
 
     def replacement_level(self) -> str:
         """The bot level that plays for dropped players and on timeouts."""
         ...
 
     def bot_level_available(self, level: str) -> bool: ...
-
-    def make_bot(self, level: str, seed: int) -> Bot: ...
 
     async def publish_listing(self, table: Table) -> None: ...
 

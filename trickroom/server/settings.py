@@ -40,8 +40,8 @@ class Settings(BaseSettings):
     bot_delay_maximum: float = 5.0
     grace_seconds: float = 60.0  # a dropped player's seat waits this long before a bot plays for them
     replacement_bot: str = "normal"  # level used for dropped players and timeouts (falls back to random)
-    bot_budget: float = 1.0  # thinking seconds for search bots
-    bot_workers: int = 2
+    bot_budget: float | None = None  # thinking seconds for search bots; None: each level's own default
+    bot_workers: int = 2  # worker processes for bot levels above random; 0: threads
 
     @field_validator("allowed_origins", mode="before")
     @classmethod

@@ -795,8 +795,8 @@ class Table:
         seed = (self.seed or 0) + version * 7 + seat
         started = time.perf_counter()
         try:
-            bot = self.services.make_bot(level, seed=seed)
-            choice = await asyncio.to_thread(bot.choose, game, seat, view, seen, legal)
+            choice = await self.services.bots.choose(level, seed, game.name, dict(game.options), seat, view, seen,
+                                                     legal)
         except Exception:  # a broken bot must not stop the table: play a random legal move instead
             log.exception("bot %s failed at %s seat %s; playing a random legal move", level, self.id, seat)
             choice = random.Random(seed).choice(legal)

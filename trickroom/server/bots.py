@@ -1,0 +1,53 @@
+"""Bot decisions off the event loop.
+
+The ``random`` level is cheap and runs in a thread. Every other level thinks in a pool of worker processes
+(``Settings.bot_workers``; 0 means threads for all), so that a search bot's second of thinking never slows the
+event loop or another table. A decision whose table moved on is simply dropped: the awaiting task is
+cancelled, and a computation already running in a worker finishes and is thrown away.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import multiprocessing
+from collections.abc import Sequence
+from concurrent.futures import Executor, ProcessPoolExecutor
+from typing import Any
+
+from trickroom.bots import make_bot
+from trickroom.games import Event, load_game
+
+THREAD_LEVELS = frozenset({"random"})
+
+
+def decide(level: str, seed: int, budget: float | None, game_name: str, options: dict[str, Any], seat: int,
+           view: dict[str, Any], events: Sequence[Event], legal: Sequence[str]) -> str:
+    """One bot decision from plain data (picklable, for worker processes)."""
+    game = load_game(game_name, **options)
+    bot = make_bot(level, seed=seed, budget=budget)
+    return bot.choose(game, seat, view, events, legal)
+
+
+class BotRunner:
+    def __init__(self, workers: int, budget: float | None) -> None:
+        self.workers = workers
+        self.budget = budget
+        self._pool: Executor | None = None
+
+    def pool(self) -> Executor:
+        if self._pool is None:
+            # spawn, not fork: the server process has threads (database drivers, uvicorn).
+            self._pool = ProcessPoolExecutor(self.workers, mp_context=multiprocessing.get_context("spawn"))
+        return self._pool
+
+    async def choose(self, level: str, seed: int, game_name: str, options: dict[str, Any], seat: int,
+                     view: dict[str, Any], events: Sequence[Event], legal: Sequence[str]) -> str:
+        args = (level, seed, self.budget, game_name, options, seat, view, list(events), list(legal))
+        if level in THREAD_LEVELS or self.workers <= 0:
+            return await asyncio.to_thread(decide, *args)
+        return await asyncio.get_running_loop().run_in_executor(self.pool(), decide, *args)
+
+    def close(self) -> None:
+        if self._pool is not None:
+            self._pool.shutdown(wait=False, cancel_futures=True)
+            self._pool = None
