@@ -510,11 +510,13 @@ class Table:
         people = [s for s in self.seats if s.user is not None]
         if self.members or people:
             return
-        if self.status in (WAITING, FINISHED):
-            self.status = CLOSED if self.status == WAITING else FINISHED
-            self.cancel_all()
-            await self.save()
-            await self.services.close_table(self)
+        # Nobody is left: a table that never started, or a game only bots were still playing, closes (its log
+        # stays in the database); a finished one keeps its status.
+        if self.status != FINISHED:
+            self.status = CLOSED
+        self.cancel_all()
+        await self.save()
+        await self.services.close_table(self)
 
     # Host's actions
 
