@@ -258,23 +258,44 @@ class AutoPlayer:
         return self
 
     def _run(self) -> None:
+        """Act on the latest update where this seat is to act, one action at a time: after sending, wait for
+        the seat's event (accepted) or an error (then act again on the latest state, after a pause if the
+        error was the rate limit)."""
         try:
+            latest: Message | None = None
+            waiting = False
             while True:
                 try:
                     message = self.client.next(TIMEOUT * 3)
                 except queue.Empty:
                     raise TimeoutError(f"seat {self.seat} heard nothing; last: {self.client.history[-6:]}") from None
+                if message["type"] == "error" and waiting:
+                    if message["code"] == "rate_limited":
+                        time.sleep(0.2)
+                    waiting = False
+                    self._act(latest)
+                    waiting = latest is not None and self.seat in latest["to_act"] and bool(latest["legal"])
+                    continue
                 if message.get("table") != self.table:
                     continue
                 if self.until(message):
                     self.done.set()
                     return
-                # Every action ends with an update to every member: act on those where this seat is to act.
-                if message["type"] == "update" and self.seat in message["to_act"] and message["legal"]:
-                    self.client.send(type="act", table=self.table, action=choose(message["legal"], self.rng))
+                if message["type"] == "event" and message["event"].get("seat") == self.seat:
+                    waiting = False
+                if message["type"] == "update":
+                    latest = message
+                    if not waiting:
+                        waiting = self._act(latest)
         except BaseException as exc:  # reported by join()
             self.error = exc
             self.done.set()
+
+    def _act(self, update: Message | None) -> bool:
+        if update is None or self.seat not in update["to_act"] or not update["legal"]:
+            return False
+        self.client.send(type="act", table=self.table, action=choose(update["legal"], self.rng))
+        return True
 
     def join(self, timeout: float = 120) -> None:
         self.thread.join(timeout)

@@ -23,6 +23,7 @@ from sqlalchemy import (
     String,
     UniqueConstraint,
     delete,
+    event,
     select,
     update,
 )
@@ -133,6 +134,8 @@ class Store:
         if self.url.startswith("postgresql") and schema:
             kwargs["connect_args"] = {"server_settings": {"search_path": schema}}
         self.engine: AsyncEngine = create_async_engine(self.url, **kwargs)
+        if self.url.startswith("sqlite"):
+            event.listen(self.engine.sync_engine, "connect", _sqlite_pragmas)
         self.sessions = async_sessionmaker(self.engine, expire_on_commit=False)
 
     async def migrate(self) -> None:
@@ -255,6 +258,16 @@ class Store:
                 row.played += 1
                 row.won += int(won)
                 row.mu, row.sigma = mu, sigma
+
+
+def _sqlite_pragmas(dbapi_connection: Any, record: Any) -> None:
+    # WAL lets readers go on while a table appends an action; a committed action survives a killed process.
+    cursor = dbapi_connection.cursor()
+    cursor.execute("PRAGMA journal_mode=WAL")
+    cursor.execute("PRAGMA synchronous=NORMAL")
+    cursor.execute("PRAGMA foreign_keys=ON")
+    cursor.execute("PRAGMA busy_timeout=10000")
+    cursor.close()
 
 
 def _upgrade(connection: Connection) -> None:
