@@ -614,6 +614,7 @@ class Table:
                                              **self.row_values())
         for event in self.match.events:
             await self.record("event", event)
+        log.info("table %s started", self.id, extra={"table": self.id})
         await self.after_change(set())
         await self.publish_listing()
 
@@ -743,6 +744,7 @@ class Table:
         self.deadlines.clear()
         self.status = FINISHED
         self.standings = match.standings
+        log.info("table %s finished after %d actions", self.id, len(match.actions), extra={"table": self.id})
         await self.save()
         from trickroom.server.store import utcnow
 
