@@ -10,7 +10,7 @@ from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError
 
 PROTOCOL_VERSION = 1
 
-ClientId = Annotated[str | int, Field(union_mode="left_to_right")]
+ClientId = Annotated[Annotated[str, Field(max_length=64)] | int, Field(union_mode="left_to_right")]
 TableId = Annotated[str, Field(min_length=1, max_length=32)]
 UserRef = Annotated[str, Field(min_length=1, max_length=64)]
 Message = dict[str, Any]
