@@ -223,7 +223,8 @@ def parse_client_message(raw: Any) -> ClientMessage:
         message: ClientMessage = _adapter.validate_python(raw)
     except ValidationError as exc:
         first = exc.errors()[0]
-        field = ".".join(str(part) for part in first.get("loc", ())[1:]) or "message"
+        location = first.get("loc", ())
+        field = str(location[1]) if len(location) > 1 else "message"  # [0] is the message type
         raise ProtocolError("bad_message", field=field[:60]) from None
     return message
 
