@@ -28,7 +28,6 @@ from trickroom.server.store import Store
 
 log = logging.getLogger("trickroom.app")
 WEB_STATIC = Path(__file__).resolve().parent.parent / "web" / "static"
-OUTBOX_LIMIT = 5000  # a client that lets this many messages pile up is too slow and is disconnected
 
 FALLBACK_PAGE = """<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><title>trickroom</title></head>
@@ -134,7 +133,7 @@ async def serve_connection(websocket: WebSocket, room: Room, settings: Settings)
                 send_error(conn, ProtocolError("rate_limited"))
                 continue
             await handle_text(room, conn, raw)
-            if conn.queue.qsize() > OUTBOX_LIMIT:
+            if conn.overflowed:
                 break
     except WebSocketDisconnect:
         pass
@@ -173,6 +172,9 @@ async def write_loop(websocket: WebSocket, conn: Connection) -> None:
     while True:
         message = await conn.queue.get()
         if message is None:
+            if conn.overflowed:
+                with contextlib.suppress(Exception):
+                    await websocket.close(code=1008)
             return
         try:
             await websocket.send_text(json.dumps(message, ensure_ascii=False, separators=(",", ":")))

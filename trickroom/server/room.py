@@ -45,6 +45,7 @@ from trickroom.server.table import CLOSED, FINISHED, PAUSED, PLAYING, WAITING, E
 
 log = logging.getLogger("trickroom.room")
 SERVER_NAME = "trickroom 0.1.0"
+OUTBOX_LIMIT = 5000  # unread messages after which a connection is closed
 LEASE_SECONDS = 3600.0  # a single node holds its tables; issue 9 shortens this and renews it
 
 
@@ -62,7 +63,16 @@ class Connection:
     def lang(self) -> str:
         return str(self.preferences.get("lang", "en"))
 
+    overflowed: bool = False
+
     def send(self, message: Message) -> None:
+        if self.overflowed:
+            return
+        if self.queue.qsize() >= OUTBOX_LIMIT:
+            # A client that reads nothing must not make the server hold its messages forever: close it.
+            self.overflowed = True
+            self.queue.put_nowait(None)
+            return
         self.queue.put_nowait(message)
 
 
