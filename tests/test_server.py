@@ -123,6 +123,7 @@ def finished(message: dict[str, object]) -> bool:
 def test_full_bura_game_two_people_and_a_bot_with_a_spectator(server: ThreadServer) -> None:
     with clients(server.url, "Vera", "Gleb", "Watcher") as (vera, gleb, watcher):
         table = create_table(vera, "bura", options={"players": 3, "scoring": "points", "hand_limit": 2})["table"]
+        gleb.request(type="preferences", lang="ru")
         assert vera.request(type="sit", table=table, seat=0)["you"]["seat"] == 0
         assert gleb.request(type="sit", table=table, seat=1)["you"]["seat"] == 1
         assert gleb.request(type="start", table=table)["code"] == "not_host"
@@ -158,6 +159,11 @@ def test_full_bura_game_two_people_and_a_bot_with_a_spectator(server: ThreadServ
                 and m["type"] in ("event", "table_event", "chat")]
         assert seqs == sorted(seqs) and len(set(seqs)) == len(seqs)
         assert all(isinstance(m["text"], str) for m in spoken)
+        # Gleb plays in Russian: his sentences are Russian, Vera's English.
+        gleb_plays = [m["text"] for m in gleb.history if m["type"] == "event" and m["event"]["type"] == "play"]
+        vera_plays = [m["text"] for m in vera.history if m["type"] == "event" and m["event"]["type"] == "play"]
+        assert gleb_plays and all(any("а" <= ch <= "я" for ch in text.lower()) for text in gleb_plays)
+        assert all(not any("а" <= ch <= "я" for ch in text.lower()) for text in vera_plays)
 
 
 def test_full_mpourloto_hand_two_people_and_two_bots(server: ThreadServer) -> None:
@@ -384,9 +390,24 @@ def test_a_bot_plays_for_a_dropped_player_after_the_grace_period(tmp_path: Path)
             drops.close()
             taken = keeps.wait(type="table_event", kind="bot_took_over", table=table)
             assert taken["seat"] == 1 and taken["info"]["seats"][1]["replaced_by_bot"] is True
-            AutoPlayer(keeps, table, 0, 8, finished).start().join()
+            # The bot plays seat 1 while the keeper plays a few moves.
+            AutoPlayer(keeps, table, 0, 8, lambda m: m["type"] == "event" and m["event"].get("seat") == 1
+                       and m["event"]["type"] == "play").start().join()
             back = Client(room.url)
             assert table in back.request(type="login", token=token)["tables"]
+            returned = keeps.wait(type="table_event", kind="took_back", table=table)
+            assert returned["info"]["seats"][1]["replaced_by_bot"] is False
+            assert returned["text"] == "Drops is back and plays again."
+            back.send(type="resume", table=table, after=0)
+            snapshot = back.wait(type="snapshot", table=table)
+            assert snapshot["you"]["seat"] == 1 and snapshot["view"]["hand"]
+            players = [AutoPlayer(keeps, table, 0, 18, finished).start(),
+                       AutoPlayer(back, table, 1, 19, finished).start()]
+            if 1 in snapshot["to_act"]:
+                legal = snapshot["legal"]
+                back.send(type="act", table=table, action=([a for a in legal if a != "claim"] or legal)[0])
+            for player in players:
+                player.join()
             back.close()
     finally:
         room.stop()
