@@ -3,8 +3,9 @@
 
 import { anyDialogOpen, closeDialog, openDialog } from "./dialog.js";
 import { openSettings, openTableDialog } from "./forms.js";
+import { askPassword, openBots, openInvite, openPeople } from "./host.js";
 import { applyStatic, lang, setLang, t } from "./i18n.js";
-import { handText, potText, scoresText, stockText, trickText, turnText } from "./info.js";
+import { handText, potText, scoresText, secondsLeft, stockText, timeText, trickText, turnText } from "./info.js";
 import { Net } from "./net.js";
 import { Sounds } from "./sound.js";
 import { Speech } from "./speech.js";
@@ -171,9 +172,21 @@ function addChat(listId, text) {
   list.scrollTop = list.scrollHeight;
 }
 
-function joinTable(id, sit) {
+// A table with a password asks for it first, unless this player was invited (or is already a member, as after a
+// reload). A wrong password is said by the room and the question comes again, with the room's sentence in it.
+function joinTable(id, sit, password) {
+  const entry = state.lobby.tables.get(id);
+  if (password === undefined && entry?.password && !state.invitedTables.has(id)) {
+    askPassword({ name: entry.name, onSubmit: (typed) => joinTable(id, sit, typed) });
+    return;
+  }
   state.pendingSit = sit ? id : null;
-  net.send({ type: "watch", table: id, id: newId() });
+  const message = { type: "watch", table: id, id: newId() };
+  if (password !== undefined) {
+    message.password = password;
+    state.pendingJoin = { id: message.id, table: id, sit, name: entry?.name || id };
+  }
+  net.send(message);
 }
 
 // ---------------------------------------------------------------------------------------------------------------
@@ -189,6 +202,10 @@ const tableHandlers = {
     if (last) sendTable({ type: "bot_remove", seat: last.seat });
   },
   options: () => tableOptions(),
+  people: () => state.table ? openPeople({ send: sendTable, say: (text) => speech.review(text) })
+    : speech.say(t("speech.not_at_table"), { assertive: true, always: true }),
+  bots: () => hostOnly() && openBots({ send: sendTable, onLevel: rememberBotLevel }),
+  invite: () => hostOnly() && openInvite({ send: sendTable }),
   pause: () => hostOnly() && sendTable({ type: "pause", paused: true }),
   spectator: () => spectatorToggle(),
   leave: () => state.table && sendTable({ type: "leave" }),
@@ -234,11 +251,18 @@ function spectatorToggle() {
   }
 }
 
+function rememberBotLevel(level) {
+  state.prefs.botLevel = level;
+  savePrefs(state.prefs);
+}
+
+// The host gets the options dialog (the game's options while the table waits, its settings at any time); anyone
+// else hears the options sentence.
 function tableOptions() {
   const table = state.table;
   if (!table) return;
-  if (table.you?.host && table.info.status === "waiting") {
-    openTableDialog("edit", { onCreate: () => {}, onEdit: applyTableEdit });
+  if (table.you?.host && table.info.status !== "finished") {
+    openTableDialog("edit", { onCreate: () => {}, onEdit: applyTableEdit, say: (text) => speech.review(text) });
   } else {
     speech.review(table.info.options_text);
   }
@@ -246,8 +270,7 @@ function tableOptions() {
 
 function applyTableEdit(result) {
   const info = state.table.info;
-  state.prefs.botLevel = result.botLevel;
-  savePrefs(state.prefs);
+  rememberBotLevel(result.botLevel);
   const changed = {};
   for (const [name, value] of Object.entries(result.options)) if (info.options[name] !== value) changed[name] = value;
   if (Object.keys(changed).length) sendTable({ type: "options", options: changed });
@@ -257,12 +280,12 @@ function applyTableEdit(result) {
   if (result.bot_delay !== info.bot_delay) settings.bot_delay = result.bot_delay;
   if (result.private !== info.private) settings.private = result.private;
   if (result.password) settings.password = result.password;
+  else if (result.removePassword) settings.password = "";
   if (Object.keys(settings).length) sendTable({ type: "settings", ...settings });
 }
 
 function createTable(result) {
-  state.prefs.botLevel = result.botLevel;
-  savePrefs(state.prefs);
+  rememberBotLevel(result.botLevel);
   const message = { type: "create", game: result.game, options: result.options, private: result.private,
                     timer: result.timer, bot_delay: result.bot_delay, id: newId() };
   if (result.name) message.name = result.name;
@@ -372,13 +395,18 @@ const HANDLERS = {
     speech.say(m.text, { channel: "chat" });
   },
   invited(m) {
+    state.invitedTables.add(m.table);
+    if (m.entry) state.lobby.tables.set(m.entry.id, m.entry);
+    renderLobby();
+    sounds.play("join");
     speech.say(m.text, { channel: "system" });
   },
   preferences() {},
   snapshot(m) {
     const arriving = !state.table || state.table.id !== m.table;
     state.table = { id: m.table, info: m.info, you: m.you, view: m.view, legal: m.legal || [], to_act: m.to_act || [],
-                    deadline: m.deadline, standings: m.standings };
+                    deadline: m.deadline, deadlineAt: deadlineAt(m.deadline), standings: m.standings };
+    if (state.pendingJoin?.table === m.table) state.pendingJoin = null;
     state.lastSeq[m.table] = Math.max(state.lastSeq[m.table] || 0, m.seq || 0);
     state.turnSaid = null;
     if (state.quietResume.has(m.table)) {
@@ -410,7 +438,8 @@ const HANDLERS = {
   },
   update(m) {
     if (!state.table || state.table.id !== m.table) return;
-    Object.assign(state.table, { view: m.view, legal: m.legal || [], to_act: m.to_act || [], deadline: m.deadline });
+    Object.assign(state.table, { view: m.view, legal: m.legal || [], to_act: m.to_act || [], deadline: m.deadline,
+                                 deadlineAt: deadlineAt(m.deadline) });
     // The "started" table event carries the info from just before the start (status still "waiting"); an update
     // with a view means the match is on.
     if (m.view && state.table.info.status === "waiting") state.table.info = { ...state.table.info, status: "playing" };
@@ -420,6 +449,7 @@ const HANDLERS = {
   your_turn(m) {
     if (!state.table || state.table.id !== m.table) return;
     state.table.legal = m.legal || state.table.legal;
+    if (m.deadline !== undefined) state.table.deadlineAt = deadlineAt(m.deadline);
     // The room repeats your_turn when another seat answers while this one still waits (Bura's announcement
     // pause); the same turn with the same choices is said once.
     const signature = (m.legal || []).join("|");
@@ -427,12 +457,21 @@ const HANDLERS = {
       state.turnSaid = signature;
       sounds.play("turn");
       speech.say(m.text, { channel: "game", assertive: true });
+      if (typeof m.deadline === "number") {
+        speech.say(t("speech.deadline", { n: Math.round(m.deadline) }), { channel: "game", assertive: true });
+      }
     }
     renderTable(tableHandlers);
   },
+  // The warning comes to the player whose turn it is; it is urgent while the turn is still theirs.
   timer(m) {
+    if (m.table && state.table?.id === m.table) {
+      state.table.deadlineAt = deadlineAt(m.seconds_left);
+      renderTable(tableHandlers);
+    }
+    const mine = state.table && (state.table.to_act || []).includes(state.table.you?.seat);
     sounds.play("timer");
-    speech.say(m.text, { channel: "game", assertive: true });
+    speech.say(m.text, { channel: "game", assertive: Boolean(mine), always: true });
   },
   table_event(m) {
     if (!state.table || state.table.id !== m.table) return;
@@ -458,6 +497,13 @@ const HANDLERS = {
   error(m) {
     sounds.play("error");
     speech.say(m.text, { channel: "system", assertive: true, always: true });
+    const join = state.pendingJoin;
+    if (join && m.re === join.id) {
+      state.pendingJoin = null;
+      if (m.code === "wrong_password") {
+        askPassword({ name: join.name, error: m.text, onSubmit: (typed) => joinTable(join.table, join.sit, typed) });
+      }
+    }
     if (m.code === "bad_token") {
       state.token = null;
       saveToken(null);
@@ -528,9 +574,14 @@ function commands() {
       { key: "H", label: t("key.hand"), run: info(handText) },
       { key: "P", label: t("key.pot"), run: info(potText) },
       { key: "R", label: t("key.stock"), run: info(stockText) },
-      { key: "Alt+O", label: t("key.options"), run: tableOptions },
+      { key: "I", label: t("key.time"), run: info(timeText) },
+      { key: "W", label: t("key.people"), run: tableHandlers.people },
+      { key: "Alt+O", label: state.table?.info?.status === "waiting" || !state.table?.you?.host ? t("key.options")
+        : t("key.settings_table"), run: tableOptions },
       { key: "B", label: t("key.add_bot"), run: tableHandlers.addBot },
       { key: "Shift+B", label: t("key.remove_bot"), run: tableHandlers.removeBot },
+      { key: "Alt+B", label: t("key.bots"), run: tableHandlers.bots },
+      { key: "V", label: t("key.invite"), run: tableHandlers.invite },
       { key: "G", label: t("key.start"), run: tableHandlers.start },
       { key: "F3", label: t("key.spectator"), run: spectatorToggle },
       ...general,
@@ -539,6 +590,17 @@ function commands() {
     ];
   }
   return general.filter((c) => ["F1", "F2", "L", "PageUp", "PageDown", "M"].includes(c.key));
+}
+
+function deadlineAt(seconds) {
+  return typeof seconds === "number" ? Date.now() + seconds * 1000 : null;
+}
+
+// The visible countdown (not a live region: the time is spoken by the I key and the room's warning).
+function tickCountdown() {
+  const el = document.getElementById("time-left");
+  const seconds = state.table ? secondsLeft(state.table) : null;
+  if (el && seconds !== null) el.textContent = t("table.seconds", { n: seconds });
 }
 
 function toggleMute() {
@@ -731,6 +793,7 @@ function start() {
   net.connect();
   // For tests and debugging: the state and a way to drop the connection as a network failure would.
   window.trickroom = { state, speech, net, sounds };
+  setInterval(tickCountdown, 1000);
 }
 
 start();

@@ -60,6 +60,25 @@ function textInput(id, value, type = "text") {
   return el;
 }
 
+function checkbox(id, text, checked) {
+  const wrap = document.createElement("div");
+  wrap.className = "field check";
+  const box = document.createElement("input");
+  box.type = "checkbox";
+  box.id = id;
+  box.checked = checked;
+  const label = document.createElement("label");
+  label.htmlFor = id;
+  label.textContent = text;
+  wrap.append(box, label);
+  return wrap;
+}
+
+function limits() {
+  const timer = state.hello?.timer || {};
+  return { min: timer.min ?? 20, max: timer.max ?? 600 };
+}
+
 function gameSpec(name) {
   return (state.hello?.games || []).find((g) => g.name === name);
 }
@@ -91,13 +110,15 @@ function readOption(control) {
   return control.value;
 }
 
-// mode "create": a new table; mode "edit": the host changes the current waiting table.
-export function openTableDialog(mode, { onCreate, onEdit }) {
+// mode "create": a new table; mode "edit": the host changes the current table (the game's options only while it
+// waits; the settings, that is name, timer, bot delay, private and password, at any time).
+export function openTableDialog(mode, { onCreate, onEdit, say }) {
   const dialog = $("table-dialog");
   const fields = $("table-form-fields");
   const table = state.table;
   const editing = mode === "edit";
-  $("table-dialog-title").textContent = editing ? t("options.title") : t("create.title");
+  const settingsOnly = editing && table.info.status !== "waiting";
+  $("table-dialog-title").textContent = settingsOnly ? t("settings.title") : editing ? t("options.title") : t("create.title");
   $("table-form-submit").textContent = editing ? t("options.submit") : t("create.submit");
   const games = state.hello?.games || [];
   let gameName = editing ? table.info.game : games[0]?.name;
@@ -115,35 +136,26 @@ export function openTableDialog(mode, { onCreate, onEdit }) {
     }
     fields.append(field(t("create.name"), textInput("opt-name", editing ? table.info.name : "")));
     const spec = gameSpec(gameName);
-    for (const option of spec?.options || []) {
+    for (const option of settingsOnly ? [] : spec?.options || []) {
       const value = editing ? table.info.options[option.name] : option.default;
       fields.append(optionControl(option, value));
     }
-    const limits = state.hello?.timer || { min: 20, max: 600 };
-    const timer = numberInput("opt-timer", editing ? table.info.timer : 0, 0, limits.max);
-    fields.append(field(t("create.timer"), timer, t("create.timer_desc")));
+    const timer = numberInput("opt-timer", editing ? table.info.timer : 0, 0, limits().max);
+    fields.append(field(t("create.timer"), timer, `${t("create.timer_desc")} ${t("create.timer_bad", limits())}`));
     const delay = numberInput("opt-bot-delay", editing ? table.info.bot_delay : 0, 0, 5);
     fields.append(field(t("create.bot_delay"), delay, t("create.bot_delay_desc")));
     fields.append(field(t("create.private"), select("opt-private", [["false", t("no")], ["true", t("yes")]],
       String(editing ? table.info.private : false)), t("create.private_desc")));
-    fields.append(field(t("create.password"), textInput("opt-password", "", "password"), t("create.password_desc")));
+    fields.append(field(t("create.password"), textInput("opt-password", "", "password"),
+      editing && table.info.password ? t("create.password_keep_desc") : t("create.password_desc")));
+    if (editing && table.info.password) fields.append(checkbox("opt-remove-password", t("create.remove_password"), false));
     const levels = state.hello?.bot_levels || ["random"];
     const level = levels.includes(state.prefs.botLevel) ? state.prefs.botLevel : levels[0];
-    fields.append(field(t("create.bot_level"), select("opt-bot-level", levels.map((l) => [l, t(`level.${l}`)]), level),
-      t("create.bot_level_desc")));
-    if (!editing) {
-      const wrap = document.createElement("div");
-      wrap.className = "field check";
-      const box = document.createElement("input");
-      box.type = "checkbox";
-      box.id = "opt-sit";
-      box.checked = true;
-      const label = document.createElement("label");
-      label.htmlFor = "opt-sit";
-      label.textContent = t("create.sit");
-      wrap.append(box, label);
-      fields.append(wrap);
+    if (!settingsOnly) {
+      fields.append(field(t("create.bot_level"), select("opt-bot-level", levels.map((l) => [l, t(`level.${l}`)]), level),
+        t("create.bot_level_desc")));
     }
+    if (!editing) fields.append(checkbox("opt-sit", t("create.sit"), true));
   };
   build();
 
@@ -157,17 +169,31 @@ export function openTableDialog(mode, { onCreate, onEdit }) {
   };
   form.onsubmit = (event) => {
     event.preventDefault();
+    // The timer is 0 (none) or within the room's limits; anything else is refused here, said and kept in view.
+    const timerField = $("opt-timer");
+    const timerValue = parseInt(timerField.value, 10) || 0;
+    if (timerValue !== 0 && (timerValue < limits().min || timerValue > limits().max)) {
+      const message = t("create.timer_bad", limits());
+      timerField.setCustomValidity(message);
+      timerField.setAttribute("aria-invalid", "true");
+      timerField.focus();
+      say?.(message);
+      return;
+    }
+    timerField.setCustomValidity("");
+    timerField.removeAttribute("aria-invalid");
     const options = {};
     for (const control of fields.querySelectorAll("[data-option]")) options[control.dataset.option] = readOption(control);
     const result = {
       game: gameName,
       options,
       name: $("opt-name").value.trim(),
-      timer: parseInt($("opt-timer").value, 10) || 0,
+      timer: timerValue,
       bot_delay: parseFloat($("opt-bot-delay").value) || 0,
       private: $("opt-private").value === "true",
       password: $("opt-password").value,
-      botLevel: $("opt-bot-level").value,
+      removePassword: Boolean($("opt-remove-password")?.checked),
+      botLevel: $("opt-bot-level")?.value ?? state.prefs.botLevel,
       sit: editing ? false : $("opt-sit").checked,
     };
     closeDialog($("table-dialog"));

@@ -108,4 +108,17 @@ export function stockText(table) {
   return t("info.no_stock");
 }
 
+// Whole seconds left of this player's turn, or null when no timer runs for them.
+export function secondsLeft(table) {
+  if (typeof table.deadlineAt !== "number") return null;
+  return Math.max(0, Math.round((table.deadlineAt - Date.now()) / 1000));
+}
+
+export function timeText(table) {
+  const seconds = secondsLeft(table);
+  if (seconds !== null && (table.to_act || []).includes(table.you?.seat)) return t("info.time_left", { n: seconds });
+  if (table.info?.timer) return t("info.time_other", { n: table.info.timer });
+  return t("info.no_timer");
+}
+
 export { isYou };

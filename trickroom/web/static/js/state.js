@@ -61,6 +61,8 @@ export const state = {
   reconnecting: false,
   quietResume: new Set(), // tables being resumed after a page load: missed messages go to history only
   pendingSit: null, // table id to sit at once its snapshot arrives
+  pendingJoin: null, // {id, table, sit, name}: a watch sent with a password, asked again if it is wrong
+  invitedTables: new Set(), // tables this player was invited to: no password asked
   nextId: 1,
 };
 

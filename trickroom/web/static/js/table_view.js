@@ -3,7 +3,7 @@
 
 import { cardFace, Hand } from "./hand.js";
 import { cardList, cardName, suitName, t } from "./i18n.js";
-import { potText, scoresText, seatName, trickPlays } from "./info.js";
+import { potText, scoresText, seatName, secondsLeft, trickPlays } from "./info.js";
 import { state } from "./state.js";
 
 const $ = (id) => document.getElementById(id);
@@ -97,10 +97,18 @@ function renderHostControls(h) {
     specs.push({ id: "ctl-start", label: t("table.start"), onClick: h.start, key: "G" });
     specs.push({ id: "ctl-add-bot", label: t("table.add_bot"), onClick: h.addBot, key: "B" });
     specs.push({ id: "ctl-remove-bot", label: t("table.remove_bot"), onClick: h.removeBot, key: "Shift+B" });
+    specs.push({ id: "ctl-bots", label: t("table.bots"), onClick: h.bots, key: "Alt+B" });
     specs.push({ id: "ctl-options", label: t("table.options"), onClick: h.options, key: "Alt+O" });
+  }
+  if (isHost() && !waiting && table.info.status !== "finished") {
+    specs.push({ id: "ctl-settings", label: t("table.settings"), onClick: h.options, key: "Alt+O" });
   }
   if (isHost() && table.info.status === "playing") {
     specs.push({ id: "ctl-pause", label: t("table.pause"), onClick: h.pause });
+  }
+  specs.push({ id: "ctl-people", label: t("table.people"), onClick: h.people, key: "W" });
+  if (isHost() && table.info.status !== "finished") {
+    specs.push({ id: "ctl-invite", label: t("table.invite"), onClick: h.invite, key: "V" });
   }
   specs.push({ id: "ctl-seat", label: seated ? t("table.stand") : t("table.sit"), onClick: h.spectator, key: "F3" });
   specs.push({ id: "ctl-leave", label: t("table.leave"), onClick: h.leave });
@@ -145,12 +153,18 @@ function renderSeats() {
   });
 }
 
-function statusItem(label, text, code) {
+function statusItem(label, text, code, valueId) {
   const item = document.createElement("p");
   item.className = "status-item";
   const strong = document.createElement("strong");
   strong.textContent = `${label}: `;
-  item.append(strong, document.createTextNode(text));
+  let value = document.createTextNode(text);
+  if (valueId) { // a span the countdown can update in place
+    value = document.createElement("span");
+    value.id = valueId;
+    value.textContent = text;
+  }
+  item.append(strong, value);
   if (code) item.append(cardFace(code));
   return item;
 }
@@ -177,6 +191,8 @@ function renderFelt() {
       status.append(statusItem(t("table.trump"), `? (${cardName(view.face_up)})`, view.face_up));
     }
   }
+  const seconds = secondsLeft(table);
+  if (seconds !== null) status.append(statusItem(t("table.time_left"), t("table.seconds", { n: seconds }), null, "time-left"));
   const plays = trickPlays(table);
   if (!plays.length) {
     const li = document.createElement("li");
