@@ -14,7 +14,10 @@ from conftest import need_service
 from web_helpers import (
     BROWSER_ARGS,
     CHROMIUM,
+    FAKE_VOICE,
     RECORDER,
+    SOUND_SPY,
+    dialog_open,
     focused_name,
     my_turn,
     room_process,
@@ -25,6 +28,7 @@ from web_helpers import (
     spoken_with_regions,
     tab_to,
     table_state,
+    voiced,
     wait_spoken,
     wait_until,
 )
@@ -469,3 +473,231 @@ def test_russian_and_reconnect(page: Any, room: str) -> None:
     wait_spoken(page, r"^Вы пасуете|^Вы ", before)
     assert not any(text == "Your turn." for text in spoken(page))
 
+
+
+# ---------------------------------------------------------------------------------------------------------------
+# Host controls, the turn timer, the browser's voice, high contrast and large text.
+
+
+def second_page(browser: Any, errors: list[str]) -> Any:
+    """Another player's page, in its own browser context (its own session), recording what it says."""
+    other = browser.new_context(viewport=DESKTOP).new_page()
+    other.set_default_timeout(20_000)
+    other.on("pageerror", lambda error: errors.append(str(error)))
+    other.add_init_script(RECORDER)
+    return other
+
+
+def dialog_screenshots(page: Any, name: str) -> None:
+    screenshot(page, f"{name}-desktop")
+    page.set_viewport_size(PHONE)
+    screenshot(page, f"{name}-phone")
+    page.set_viewport_size(DESKTOP)
+
+
+def test_host_password_bots_kick_invite_and_hand_over(page: Any, room: str, browser: Any) -> None:
+    errors: list[str] = []
+    guest = second_page(browser, errors)
+    sign_in(page, room, "Hana")
+    sign_in(guest, room, "Ivan")
+    open_create_dialog(page)
+    tab_to(page, "^Table name$")
+    page.keyboard.type("Hana's den")
+    tab_to(page, "^Players$")
+    page.keyboard.press("ArrowUp")  # 3 players
+    tab_to(page, r"^Password \(empty: none\)$")
+    page.keyboard.type("secret1")
+    page.keyboard.press("Enter")
+    wait_spoken(page, r"^Hana sits in seat 1\.$")
+
+    # Ivan joins: the table has a password, so it is asked first; a wrong one is said and asked again.
+    guest.wait_for_function("document.querySelector('#tables').textContent.includes(\"Hana's den\")")
+    tab_to(guest, r"^Join Hana's den$")
+    guest.keyboard.press("Enter")
+    dialog_open(guest, "password-dialog")
+    assert focused_name(guest) == "Table password"
+    assert guest.locator("#password-dialog-title").inner_text() == "Password for Hana's den"
+    assert_no_violations(guest, "password dialog")
+    dialog_screenshots(guest, "dialog-password")
+    guest.keyboard.type("wrong12")
+    guest.keyboard.press("Enter")
+    wrong = wait_spoken(guest, r"^Wrong table password\.$")
+    assert spoken_with_regions(guest)[wrong]["region"] == "live-assertive"
+    dialog_open(guest, "password-dialog")
+    assert guest.locator("#password-dialog-error").inner_text() == "Wrong table password."
+    assert focused_name(guest) == "Table password"
+    guest.keyboard.type("secret1")
+    guest.keyboard.press("Enter")
+    wait_spoken(guest, r"^Ivan sits in seat 2\.$")
+    mark = wait_spoken(page, r"^Ivan sits in seat 2\.$")
+
+    # Bots: a chosen level (remembered for B), removal by seat.
+    page.keyboard.press("Alt+b")
+    dialog_open(page, "list-dialog")
+    assert focused_name(page) == "Level of the bot to add"
+    assert_no_violations(page, "bots dialog")
+    page.keyboard.press("Home")
+    page.keyboard.press("ArrowDown")
+    page.keyboard.press("ArrowDown")  # random, easy, normal
+    page.keyboard.press("Enter")
+    mark = wait_spoken(page, r"^A normal bot sits in seat 3\.$", mark)
+    page.keyboard.press("Alt+b")
+    dialog_open(page, "list-dialog")
+    dialog_screenshots(page, "dialog-bots")
+    tab_to(page, r"^Remove Bot 3 \(normal\)$")
+    page.keyboard.press("Enter")
+    mark = wait_spoken(page, r"^The bot leaves seat 3\.$", mark)
+    page.keyboard.press("b")  # B adds the level chosen last
+    mark = wait_spoken(page, r"^A normal bot sits in seat 3\.$", mark)
+
+    # People: the host removes Ivan, who hears it and is back in the lobby.
+    page.keyboard.press("w")
+    dialog_open(page, "list-dialog")
+    assert page.locator("#list-dialog-title").inner_text() == "People at the table (2)"
+    people = page.locator("#list-dialog-body .person").all_inner_texts()
+    assert people == ["Hana, seat 1, host, (you)", "Ivan, seat 2"]
+    assert focused_name(page) == "Make Ivan the host"
+    assert_no_violations(page, "people dialog")
+    dialog_screenshots(page, "dialog-people")
+    guest_mark = len(spoken(guest))
+    tab_to(page, "^Remove Ivan$")
+    page.keyboard.press("Enter")
+    wait_spoken(guest, r"^The host removed you from the table\.$", guest_mark)
+    guest.wait_for_function("!document.getElementById('screen-lobby').hidden")
+    mark = wait_spoken(page, r"^Ivan is removed from the table\.$", mark)
+    assert page.evaluate("document.getElementById('list-dialog').open") is False
+
+    # An invitation (from who is online) lets Ivan back in without the password.
+    page.keyboard.press("v")
+    dialog_open(page, "list-dialog")
+    assert focused_name(page) == "Invite Ivan"
+    page.keyboard.press("Enter")
+    wait_spoken(guest, r"^Hana invites you to a Bura table\.$", guest_mark)
+    tab_to(guest, r"^Join Hana's den$")
+    guest.keyboard.press("Enter")
+    wait_spoken(guest, r"^Ivan sits in seat 2\.$", guest_mark)
+    assert guest.evaluate("document.getElementById('password-dialog').open") is False
+    mark = wait_spoken(page, r"^Ivan sits in seat 2\.$", mark)
+
+    # Handing over the host role: both hear it, and Hana's host keys now say she is not the host.
+    page.keyboard.press("w")
+    dialog_open(page, "list-dialog")
+    page.keyboard.press("Enter")  # the first button: Make Ivan the host
+    wait_spoken(guest, r"^Ivan is now the host\.$", guest_mark)
+    mark = wait_spoken(page, r"^Ivan is now the host\.$", mark)
+    page.keyboard.press("g")
+    wait_spoken(page, r"^Only the host can do that\.$", mark)
+    guest.keyboard.press("w")
+    dialog_open(guest, "list-dialog")
+    assert focused_name(guest) == "Make Hana the host"
+    guest.context.close()
+    assert errors == []
+
+
+def test_turn_timer_warning_time_left_and_settings(page: Any, room: str) -> None:
+    sign_in(page, room, "Tim")
+    open_create_dialog(page)
+    tab_to(page, r"^Turn timer in seconds")
+    page.keyboard.press("Control+a")
+    page.keyboard.type("2")  # below the room's minimum (3 s in these tests)
+    page.keyboard.press("Enter")
+    wait_spoken(page, r"^The turn timer is 0 \(none\) or from 3 to 600 seconds\.$")
+    assert page.evaluate("document.getElementById('table-dialog').open")
+    assert page.evaluate("document.activeElement.id") == "opt-timer"
+    assert page.locator("#opt-timer").get_attribute("aria-invalid") == "true"
+    page.keyboard.press("Control+a")
+    page.keyboard.type("6")
+    tab_to(page, "^Level of the bots you add$")
+    page.keyboard.press("Home")
+    page.keyboard.press("Enter")
+    wait_spoken(page, r"^Tim sits in seat 1\.$")
+    page.evaluate(SOUND_SPY)
+    mark = len(spoken(page))
+    page.keyboard.press("i")
+    wait_spoken(page, r"^Turn timer: 6 seconds a turn; you are not to act now\.$", mark)
+    add_bots_and_start(page, 1)
+
+    wait_until(page, lambda: my_turn(table_state(page)), "my first turn")
+    turn = wait_spoken(page, r"^You have [56] seconds\.$", mark)
+    page.keyboard.press("i")
+    wait_spoken(page, r"^[1-6] seconds left for your turn\.$", turn)
+    assert re.search(r"^\d s$", page.locator("#time-left").inner_text())
+    warning = wait_spoken(page, r"^2 seconds left\.$", turn)
+    assert spoken_with_regions(page)[warning]["region"] == "live-assertive"
+    assert "timer" in page.evaluate("window.trickroom.sounds.played")
+    wait_spoken(page, r"^Time is up for Tim; a bot plays this turn\.$", warning)
+
+    # During play the host's Alt+O is the table settings: the timer goes off.
+    page.keyboard.press("Alt+o")
+    dialog_open(page, "table-dialog")
+    assert page.locator("#table-dialog-title").inner_text() == "Table settings"
+    assert page.locator("#table-form-fields [data-option]").count() == 0
+    assert_no_violations(page, "table settings")
+    dialog_screenshots(page, "dialog-table-settings")
+    tab_to(page, r"^Turn timer in seconds")
+    page.keyboard.press("Control+a")
+    page.keyboard.type("0")
+    page.keyboard.press("Enter")
+    wait_spoken(page, r"^Tim changes the table settings\.$", warning)
+    wait_until(page, lambda: (table_state(page) or {})["info"]["timer"] == 0, "the timer to be off")
+
+
+def test_browser_voice_speaks_in_order(page: Any, room: str) -> None:
+    page.add_init_script(FAKE_VOICE)
+    sign_in(page, room, "Vox")
+    page.keyboard.press("F2")
+    dialog_open(page, "settings-dialog")
+    tab_to(page, "^Speech$")
+    page.keyboard.press("ArrowDown")  # screen reader -> the browser's own voice
+    page.keyboard.press("Escape")
+    live_before = len(spoken(page))
+    page.keyboard.press("n")
+    dialog_open(page, "table-dialog")
+    tab_to(page, "^Level of the bots you add$")
+    page.keyboard.press("Home")
+    page.keyboard.press("Enter")
+    wait_until(page, lambda: any(v["text"] == "Vox sits in seat 1." for v in voiced(page)), "the seat spoken")
+    page.keyboard.press("b")
+    wait_until(page, lambda: any(v["text"].endswith("bot sits in seat 2.") for v in voiced(page)), "the bot spoken")
+    page.keyboard.press("l")  # repeat: interrupts, then says it again
+    wait_until(page, lambda: voiced(page)[-1]["text"] == "A random bot sits in seat 2.", "the repeat")
+    texts = [v["text"] for v in voiced(page)]
+    assert texts == ["Vox sits in seat 1.", "A random bot sits in seat 2.", "<cancel>", "A random bot sits in seat 2."]
+    assert all(v["lang"] == "en-US" for v in voiced(page) if v["text"] != "<cancel>")
+    assert spoken(page)[live_before:] == []  # the live regions stay quiet in this mode
+
+
+def test_high_contrast_and_large_text_modes(page: Any, room: str) -> None:
+    sign_in(page, room, "Cleo")
+    page.keyboard.press("F2")
+    dialog_open(page, "settings-dialog")
+    tab_to(page, "^High contrast$")
+    page.keyboard.press("Space")
+    tab_to(page, "^Large text$")
+    page.keyboard.press("Space")
+    classes = page.evaluate("[...document.documentElement.classList]")
+    assert "high-contrast" in classes and "large-text" in classes
+    assert_no_violations(page, "settings in high contrast")
+    page.keyboard.press("Escape")
+    assert_no_violations(page, "lobby in high contrast")
+    page.keyboard.press("n")
+    dialog_open(page, "table-dialog")
+    tab_to(page, "^Level of the bots you add$")
+    page.keyboard.press("Home")
+    page.keyboard.press("Enter")
+    wait_spoken(page, r"^Cleo sits in seat 1\.$")
+    add_bots_and_start(page, 1)
+    wait_until(page, lambda: bool((table_state(page) or {}).get("view")), "the deal")
+    assert_no_violations(page, "table in high contrast")
+    page.keyboard.press("w")
+    dialog_open(page, "list-dialog")
+    assert_no_violations(page, "people dialog in high contrast")
+    page.keyboard.press("Escape")
+    screenshot(page, "table-contrast-desktop")
+    page.set_viewport_size(PHONE)
+    screenshot(page, "table-contrast-phone")
+    page.set_viewport_size(DESKTOP)
+    # Remembered: after a reload the page comes back in the same modes.
+    page.reload()
+    page.wait_for_function("document.documentElement.classList.contains('high-contrast')")
+    assert page.evaluate("document.documentElement.classList.contains('large-text')")

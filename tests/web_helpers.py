@@ -68,7 +68,9 @@ def free_port() -> int:
 def room_process(db_path: Path) -> Iterator[str]:
     """`trickroom serve` on a free port with a fresh SQLite file; yields its http base URL."""
     port = free_port()
-    env = {**os.environ, "TRICKROOM_REPLACEMENT_BOT": "random", "TRICKROOM_LOG_LEVEL": "warning"}
+    # A 3-second timer minimum lets a test hear a turn's warning and its timeout in a few seconds.
+    env = {**os.environ, "TRICKROOM_REPLACEMENT_BOT": "random", "TRICKROOM_LOG_LEVEL": "warning",
+           "TRICKROOM_TIMER_MINIMUM": "3"}
     log = open(db_path.with_suffix(".log"), "wb")  # noqa: SIM115 - closed below
     proc = subprocess.Popen([sys.executable, "-m", "trickroom", "serve", "--host", "127.0.0.1", "--port", str(port),
                              "--db", f"sqlite:///{db_path}"], cwd=ROOT, env=env, stdout=log, stderr=log)
@@ -180,3 +182,36 @@ def sign_in(page: Page, base: str, nickname: str) -> None:
     page.keyboard.press("Enter")
     wait_spoken(page, nickname)
     page.wait_for_function("!document.getElementById('screen-lobby').hidden")
+
+
+# Installed before the page's scripts in the browser-voice test: a speechSynthesis that records what it is asked
+# to say (and each cancel) in window.__voice, in order, instead of speaking.
+FAKE_VOICE = """
+window.__voice = [];
+class FakeUtterance { constructor(text) { this.text = text; this.lang = ''; } }
+Object.defineProperty(window, 'SpeechSynthesisUtterance', {value: FakeUtterance, configurable: true, writable: true});
+Object.defineProperty(window, 'speechSynthesis', {configurable: true, value: {
+  speaking: false, pending: false, paused: false,
+  speak(u) { window.__voice.push({text: u.text, lang: u.lang}); },
+  cancel() { window.__voice.push({text: '<cancel>', lang: ''}); },
+  getVoices() { return []; }, pause() {}, resume() {},
+}});
+"""
+
+
+def voiced(page: Page) -> list[dict[str, str]]:
+    items: list[dict[str, str]] = page.evaluate("window.__voice")
+    return items
+
+
+# Wraps the page's sound player so a test can see which sounds were asked for (Web Audio plays nothing headless).
+SOUND_SPY = """() => {
+  const sounds = window.trickroom.sounds;
+  sounds.played = [];
+  const play = sounds.play.bind(sounds);
+  sounds.play = (name) => { sounds.played.push(name); play(name); };
+}"""
+
+
+def dialog_open(page: Page, dialog_id: str) -> None:
+    page.wait_for_function(f"document.getElementById('{dialog_id}').open")

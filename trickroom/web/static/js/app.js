@@ -554,7 +554,7 @@ function commands() {
   ];
   if (state.screen === "lobby") {
     return [
-      { key: "N", label: t("key.new_table"), run: () => openTableDialog("create", { onCreate: createTable }) },
+      { key: "N", label: t("key.new_table"), run: () => openTableDialog("create", { onCreate: createTable, say: (text) => speech.review(text) }) },
       { key: "E", label: t("key.chat"), run: focusChat },
       { key: "U", label: t("key.online"), run: () => speech.review(t("online.list", {
         names: state.lobby.users.map((u) => u.name).join(", ") })) },
@@ -749,7 +749,7 @@ function wire() {
                password: $("account-password").value, id: newId() });
   });
   $("signin-lang").addEventListener("change", (event) => setLanguage(event.target.value));
-  $("create-button").addEventListener("click", () => openTableDialog("create", { onCreate: createTable }));
+  $("create-button").addEventListener("click", () => openTableDialog("create", { onCreate: createTable, say: (text) => speech.review(text) }));
   $("refresh-button").addEventListener("click", () => net.send({ type: "lobby" }));
   $("logout-button").addEventListener("click", logout);
   $("settings-button").addEventListener("click", () => openSettings({ onChange: onPrefsChange }));

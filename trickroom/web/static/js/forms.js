@@ -174,14 +174,20 @@ export function openTableDialog(mode, { onCreate, onEdit, say }) {
     const timerValue = parseInt(timerField.value, 10) || 0;
     if (timerValue !== 0 && (timerValue < limits().min || timerValue > limits().max)) {
       const message = t("create.timer_bad", limits());
-      timerField.setCustomValidity(message);
+      let error = $("opt-timer-error");
+      if (!error) {
+        error = document.createElement("p");
+        error.id = "opt-timer-error";
+        error.className = "error-text";
+        timerField.after(error);
+        timerField.setAttribute("aria-describedby", `opt-timer-error ${timerField.getAttribute("aria-describedby")}`);
+      }
+      error.textContent = message;
       timerField.setAttribute("aria-invalid", "true");
       timerField.focus();
       say?.(message);
       return;
     }
-    timerField.setCustomValidity("");
-    timerField.removeAttribute("aria-invalid");
     const options = {};
     for (const control of fields.querySelectorAll("[data-option]")) options[control.dataset.option] = readOption(control);
     const result = {
