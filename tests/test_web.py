@@ -509,6 +509,19 @@ def test_host_password_bots_kick_invite_and_hand_over(page: Any, room: str, brow
     page.keyboard.type("secret1")
     page.keyboard.press("Enter")
     wait_spoken(page, r"^Hana sits in seat 1\.$")
+    # The host's keys are in the menu and in F1 help.
+    page.keyboard.press("Shift+F10")
+    page.wait_for_function("!document.getElementById('menu').hidden")
+    items = page.locator("#menu [role=menuitem]").all_inner_texts()
+    host_items = ["Time left (I)", "People at the table (remove, ban, make host) (W)",
+                  "Bots: choose the level, remove by seat (Alt+B)", "Invite a player (V)"]
+    assert all(item in items for item in host_items), items
+    page.keyboard.press("Escape")
+    page.keyboard.press("F1")
+    dialog_open(page, "help-dialog")
+    help_text = page.locator("#help-body").inner_text()
+    assert "W: People at the table" in help_text and "Alt+B: Bots" in help_text and "I: Time left" in help_text
+    page.keyboard.press("Escape")
 
     # Ivan joins: the table has a password, so it is asked first; a wrong one is said and asked again.
     guest.wait_for_function("document.querySelector('#tables').textContent.includes(\"Hana's den\")")
@@ -555,7 +568,7 @@ def test_host_password_bots_kick_invite_and_hand_over(page: Any, room: str, brow
     dialog_open(page, "list-dialog")
     assert page.locator("#list-dialog-title").inner_text() == "People at the table (2)"
     people = page.locator("#list-dialog-body .person").all_inner_texts()
-    assert people == ["Hana, seat 1, host, (you)", "Ivan, seat 2"]
+    assert people == ["Hana (you), seat 1, host", "Ivan, seat 2"]
     assert focused_name(page) == "Make Ivan the host"
     assert_no_violations(page, "people dialog")
     dialog_screenshots(page, "dialog-people")
@@ -587,9 +600,19 @@ def test_host_password_bots_kick_invite_and_hand_over(page: Any, room: str, brow
     mark = wait_spoken(page, r"^Ivan is now the host\.$", mark)
     page.keyboard.press("g")
     wait_spoken(page, r"^Only the host can do that\.$", mark)
+    # The new host bans Hana: the first press asks again, the second bans.
     guest.keyboard.press("w")
     dialog_open(guest, "list-dialog")
     assert focused_name(guest) == "Make Hana the host"
+    guest_mark = len(spoken(guest))
+    tab_to(guest, "^Ban Hana$")
+    guest.keyboard.press("Enter")
+    wait_spoken(guest, r"^Press again to ban Hana for good$", guest_mark)
+    assert focused_name(guest) == "Press again to ban Hana for good"
+    guest.keyboard.press("Enter")
+    wait_spoken(page, r"^The host banned you from the table\.$", mark)
+    page.wait_for_function("!document.getElementById('screen-lobby').hidden")
+    wait_spoken(guest, r"^Hana is banned from the table\.$", guest_mark)
     guest.context.close()
     assert errors == []
 

@@ -74,9 +74,8 @@ export function openPeople({ send, say }) {
   const people = tablePeople(table.info);
   people.forEach(({ user, where }, index) => {
     const li = document.createElement("li");
-    const parts = [user.name, where];
+    const parts = [user.id === state.user?.id ? `${user.name} ${t("you_suffix")}` : user.name, where];
     if (user.id === table.info.host?.id) parts.push(t("table.host"));
-    if (user.id === state.user?.id) parts.push(t("you_suffix"));
     li.append(paragraph(parts.join(", "), "person"));
     if (host && user.id !== state.user?.id) {
       const row = document.createElement("div");
