@@ -46,6 +46,7 @@ from pathlib import Path
 from typing import Any
 
 from websockets.asyncio.client import ClientConnection, connect
+from websockets.exceptions import ConnectionClosed
 
 ROOT = Path(__file__).resolve().parent.parent
 Message = dict[str, Any]
@@ -136,6 +137,7 @@ class Stats:
     bot_latencies: list[float] = field(default_factory=list)
     actions: int = 0
     errors: Counter[str] = field(default_factory=Counter)
+    setup_errors: Counter[str] = field(default_factory=Counter)  # before the measured play (tables being seated)
     measuring: bool = False  # only count once every table is playing
 
 
@@ -167,17 +169,23 @@ class Client:
         await self.request({"type": "login", "nickname": self.name})
 
     async def request(self, message: Message) -> Message:
-        """Send ``message`` with an id; the reply that carries it back (an error raises)."""
+        """Send ``message`` with an id; the reply that carries it back. An ``internal`` error (the server could
+        not write to its database) is counted and the message sent again, up to 5 times; other errors raise."""
         assert self.ws is not None
-        self.next_id += 1
-        message["id"] = self.next_id
-        future: asyncio.Future[Message] = asyncio.get_running_loop().create_future()
-        self.replies[self.next_id] = future
-        await self.ws.send(json.dumps(message))
-        reply = await asyncio.wait_for(future, 60)
-        if reply["type"] == "error":
-            raise RuntimeError(f"{self.name}: {message['type']} refused: {reply.get('code')} {reply.get('text')}")
-        return reply
+        for _ in range(5):
+            self.next_id += 1
+            message["id"] = self.next_id
+            future: asyncio.Future[Message] = asyncio.get_running_loop().create_future()
+            self.replies[self.next_id] = future
+            await self.ws.send(json.dumps(message))
+            reply = await asyncio.wait_for(future, 120)
+            if reply["type"] != "error":
+                return reply
+            if reply.get("code") != "internal":
+                break
+            self.stats.setup_errors[f"{message['type']}: internal"] += 1
+            await asyncio.sleep(1)
+        raise RuntimeError(f"{self.name}: {message['type']} refused: {reply.get('code')} {reply.get('text')}")
 
     async def read(self) -> None:
         assert self.ws is not None
@@ -208,8 +216,8 @@ class Client:
                 self.replies.pop(re).set_result(message)
 
     def count_error(self, message: Message) -> None:
-        if self.stats.measuring:
-            self.stats.errors[str(message.get("code"))] += 1
+        errors = self.stats.errors if self.stats.measuring else self.stats.setup_errors
+        errors[str(message.get("code"))] += 1
 
     def record_latency(self) -> None:
         self.latency_open = False
@@ -246,7 +254,12 @@ class Client:
         self.sent_at = time.perf_counter()
         self.latency_open = True
         message = {"type": "act", "table": self.table, "action": self.rng.choice(choices), "id": self.next_id}
-        asyncio.get_running_loop().create_task(self.ws.send(json.dumps(message)))
+        asyncio.get_running_loop().create_task(self.send(message))
+
+    async def send(self, message: Message) -> None:
+        assert self.ws is not None
+        with contextlib.suppress(ConnectionClosed):  # the run is ending
+            await self.ws.send(json.dumps(message))
 
     async def close(self) -> None:
         self.playing = False
@@ -258,8 +271,8 @@ class Client:
                 await self.reader
 
 
-async def seat_group(members: list[Client], game: str, options: dict[str, Any]) -> None:
-    """The first member creates a table, everyone sits, the host starts it."""
+async def seat_group(members: list[Client], game: str, options: dict[str, Any], play: bool = False) -> None:
+    """The first member creates a table, everyone sits, the host starts it; with ``play`` they begin at once."""
     host = members[0]
     snapshot = await host.request({"type": "create", "game": game, "options": options, "name": f"load {host.name}"})
     table = snapshot["table"]
@@ -268,9 +281,22 @@ async def seat_group(members: list[Client], game: str, options: dict[str, Any]) 
         member.to_act, member.legal = [], []
         member.finished = asyncio.Event()
         await member.request({"type": "sit", "table": table, "seat": seat})
-    for member in members:
-        member.playing = True
     await host.request({"type": "start", "table": table})
+    if play:
+        begin(members)
+
+
+def begin(clients: list[Client]) -> None:
+    for client in clients:
+        client.playing = True
+        client.maybe_act()
+
+
+async def seat_groups(groups: list[tuple[list[Client], str, dict[str, Any]]]) -> None:
+    """Seat every group (twenty tables at a time), then let everyone play at once."""
+    for start in range(0, len(groups), 20):
+        await asyncio.gather(*(seat_group(m, g, o) for m, g, o in groups[start:start + 20]))
+    begin([member for members, _, _ in groups for member in members])
 
 
 async def keep_playing(members: list[Client], game: str, options: dict[str, Any], stop: asyncio.Event) -> None:
@@ -281,13 +307,13 @@ async def keep_playing(members: list[Client], game: str, options: dict[str, Any]
             return
         for member in members:
             member.playing = False
-        await seat_group(members, game, options)
+        await seat_group(members, game, options, play=True)
 
 
 async def open_clients(names: list[str], url: str, stats: Stats, seed: int) -> list[Client]:
     clients = [Client(name, url, stats, random.Random(f"{seed}/{name}")) for name in names]
-    for start in range(0, len(clients), 50):  # connect in batches: the listen backlog is finite
-        await asyncio.gather(*(c.open() for c in clients[start:start + 50]))
+    for start in range(0, len(clients), 25):  # connect in batches: the listen backlog is finite
+        await asyncio.gather(*(c.open() for c in clients[start:start + 25]))
     return clients
 
 
@@ -334,8 +360,7 @@ async def play_scenario(n: int, seconds: float, max_actions: int) -> None:
             connect_start = time.perf_counter()
             clients = await open_clients([f"load{i}" for i in range(n)], server.url, stats, n)
             groups = groups_for(clients)
-            for members, game, options in groups:
-                await seat_group(members, game, options)
+            await seat_groups(groups)
             ready = time.perf_counter() - connect_start
             stop = asyncio.Event()
             restarts = [asyncio.create_task(keep_playing(m, g, o, stop)) for m, g, o in groups]
@@ -354,7 +379,7 @@ async def play_scenario(n: int, seconds: float, max_actions: int) -> None:
                   f"connected, signed in and seated in {ready:.1f} s), {elapsed:.1f} s of play:")
             print(f"  actions: {stats.actions} ({stats.actions / elapsed:.0f} per second)")
             print("  " + latency_line("action to broadcast", stats.latencies))
-            print(f"  errors: {dict(stats.errors) or 'none'}")
+            print(f"  errors: {dict(stats.errors) or 'none'}; while seating: {dict(stats.setup_errors) or 'none'}")
             print(f"  server CPU {server_cpu * 100:.0f}% of one core; load generator CPU {client_cpu * 100:.0f}%")
             print(f"  server memory: {memory_idle:.0f} MB idle, {memory_start:.0f} MB when all were seated, "
                   f"{memory_end:.0f} MB at the end")
@@ -377,8 +402,7 @@ async def bots_scenario(tables: int, humans: int, seconds: float, max_actions: i
                 await host.request({"type": "start", "table": host.table})
             people = await open_clients([f"human{i}" for i in range(humans)], server.url, stats, 2)
             groups = [(people[i:i + 2], "bura", BURA_OPTIONS) for i in range(0, len(people) - 1, 2)]
-            for members, game, options in groups:
-                await seat_group(members, game, options)
+            await seat_groups(groups)
             stop = asyncio.Event()
             restarts = [asyncio.create_task(keep_playing(m, g, o, stop)) for m, g, o in groups]
             thinking0 = (server.metric("trickroom_bot_thinking_seconds_sum"),
@@ -400,7 +424,7 @@ async def bots_scenario(tables: int, humans: int, seconds: float, max_actions: i
                       f"mean {thinking[0] / thinking[1] * 1000:.0f} ms")
             print(f"  people's actions: {stats.actions} ({stats.actions / elapsed:.0f} per second)")
             print("  " + latency_line("people's action to broadcast", stats.latencies))
-            print(f"  errors: {dict(stats.errors) or 'none'}")
+            print(f"  errors: {dict(stats.errors) or 'none'}; while seating: {dict(stats.setup_errors) or 'none'}")
             print(f"  server CPU {server_cpu * 100:.0f}% of one core; load generator CPU {client_cpu * 100:.0f}%; "
                   f"server memory {server.memory_mb():.0f} MB")
         finally:
