@@ -182,10 +182,9 @@ function joinTable(id, sit, password) {
   }
   state.pendingSit = sit ? id : null;
   const message = { type: "watch", table: id, id: newId() };
-  if (password !== undefined) {
-    message.password = password;
-    state.pendingJoin = { id: message.id, table: id, sit, name: entry?.name || id };
-  }
+  if (password !== undefined) message.password = password;
+  // Kept until the snapshot or an error answers it: "needs a password" (a lobby list out of date) asks for it too.
+  state.pendingJoin = { id: message.id, table: id, sit, name: entry?.name || id };
   net.send(message);
 }
 
