@@ -204,7 +204,7 @@ def test_lobby_chat_table_chat_and_private_messages(server: ThreadServer) -> Non
         # Sentences follow each member's language, switched at any time.
         one.request(type="preferences", lang="ru")
         one.request(type="bot_add", table=table, level="random")
-        assert one.wait(type="table_event", kind="bot_added")["text"] == "Бот уровня random садится на место 1."
+        assert one.wait(type="table_event", kind="bot_added")["text"] == "Случайный бот садится на место 1."
         assert two.wait(type="table_event", kind="bot_added")["text"] == "A random bot sits in seat 1."
 
 

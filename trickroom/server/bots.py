@@ -12,9 +12,10 @@ import asyncio
 import multiprocessing
 from collections.abc import Sequence
 from concurrent.futures import Executor, ProcessPoolExecutor
+from functools import cache
 from typing import Any
 
-from trickroom.bots import make_bot
+from trickroom.bots import LEVELS, make_bot, off_turn_action
 from trickroom.games import Event, load_game
 
 THREAD_LEVELS = frozenset({"random"})
@@ -26,6 +27,24 @@ def decide(level: str, seed: int, budget: float | None, game_name: str, options:
     game = load_game(game_name, **options)
     bot = make_bot(level, seed=seed, budget=budget)
     return bot.choose(game, seat, view, events, legal)
+
+
+def decide_off_turn(level: str, seed: int, budget: float | None, game_name: str, options: dict[str, Any],
+                    seat: int, view: dict[str, Any], events: Sequence[Event], legal: Sequence[str]) -> str | None:
+    """What a bot does when the game is not waiting for its seat (a Bura claim by exact counting), or None."""
+    game = load_game(game_name, **options)
+    return off_turn_action(make_bot(level, seed=seed, budget=budget), game, seat, view, events, legal)
+
+
+@cache
+def acts_off_turn(level: str) -> bool:
+    """Whether bots of ``level`` ever act off turn (the random bot never does: no need to ask it)."""
+    if level not in LEVELS:
+        return False
+    try:
+        return hasattr(make_bot(level, seed=0), "off_turn")
+    except (ImportError, AttributeError):
+        return False
 
 
 class BotRunner:
@@ -46,6 +65,12 @@ class BotRunner:
         if level in THREAD_LEVELS or self.workers <= 0:
             return await asyncio.to_thread(decide, *args)
         return await asyncio.get_running_loop().run_in_executor(self.pool(), decide, *args)
+
+    async def off_turn(self, level: str, seed: int, game_name: str, options: dict[str, Any], seat: int,
+                       view: dict[str, Any], events: Sequence[Event], legal: Sequence[str]) -> str | None:
+        """The off-turn answer, in a thread: it is counting, not search, so no worker process is needed."""
+        return await asyncio.to_thread(decide_off_turn, level, seed, self.budget, game_name, options, seat, view,
+                                       list(events), list(legal))
 
     def close(self) -> None:
         if self._pool is not None:

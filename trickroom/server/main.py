@@ -16,6 +16,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--allowed-origin", action="append", dest="allowed_origins",
                         help="a web origin allowed to open the websocket besides this host (repeatable)")
     parser.add_argument("--log-level", help="debug, info, warning, error (default info)")
+    parser.add_argument("--allow-test-decks", action="store_const", const=True, default=None,
+                        help="test-only: let `create` fix the deal with \"seed\" and \"decks\"")
 
 
 def run(args: argparse.Namespace) -> int:
@@ -25,7 +27,8 @@ def run(args: argparse.Namespace) -> int:
     from trickroom.server.logs import setup_logging
 
     settings = load_settings(args.config, host=args.host, port=args.port, db=args.db,
-                             allowed_origins=args.allowed_origins, log_level=args.log_level)
+                             allowed_origins=args.allowed_origins, log_level=args.log_level,
+                             allow_test_decks=args.allow_test_decks)
     setup_logging(settings.log_level)
     app = create_app(settings)
     print(f"trickroom: the room is at http://{settings.host}:{settings.port}/ "

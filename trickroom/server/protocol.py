@@ -90,6 +90,19 @@ class Create(ClientMessage):
     password: Annotated[str, Field(max_length=200)] | None = None
     timer: int = 0
     bot_delay: float = 0.0
+    # Test-only (Settings.allow_test_decks): a fixed deal for browser and terminal tests.
+    seed: Annotated[int, Field(ge=0, lt=2**63)] | None = None
+    decks: Annotated[list[list[Annotated[str, Field(max_length=3)]]], Field(max_length=8)] | None = None
+
+
+class StatsRequest(ClientMessage):
+    type: Literal["stats"]
+    user: UserRef | None = None  # id or name; None: yourself
+
+
+class HistoryRequest(ClientMessage):
+    type: Literal["history"]
+    table: TableId
 
 
 class TableMessage(ClientMessage):
@@ -182,13 +195,13 @@ class Resume(TableMessage):
 AnyClientMessage = Annotated[
     Login | Register | Logout | Preferences | Ping | LobbyRequest | Chat | Private | Create | SetOptions
     | SetSettings | Watch | Sit | Stand | Leave | BotAdd | BotRemove | Start | Pause | Kick | Ban | Host | Invite
-    | Act | Resume,
+    | Act | Resume | StatsRequest | HistoryRequest,
     Field(discriminator="type"),
 ]
 CLIENT_TYPES = frozenset({
     "login", "register", "logout", "preferences", "ping", "lobby", "chat", "private", "create", "options",
     "settings", "watch", "sit", "stand", "leave", "bot_add", "bot_remove", "start", "pause", "kick", "ban", "host",
-    "invite", "act", "resume",
+    "invite", "act", "resume", "stats", "history",
 })
 # Messages handled by the table's owner (everything with a table except table chat, which is too).
 TABLE_TYPES = frozenset({
@@ -233,7 +246,7 @@ def parse_client_message(raw: Any) -> ClientMessage:
 SERVER_TYPES = frozenset({
     "hello", "welcome", "lobby", "presence", "table_listed", "table_unlisted", "chat", "private", "invited",
     "preferences", "snapshot", "event", "update", "your_turn", "timer", "table_event", "left", "error", "ok",
-    "pong",
+    "pong", "stats", "history", "reconnect",
 })
 
 ERROR_CODES = frozenset({
@@ -241,7 +254,7 @@ ERROR_CODES = frozenset({
     "login_failed", "name_taken", "bad_name", "bad_password", "bad_token", "too_many_attempts", "chat_too_long",
     "unknown_user", "no_table", "not_member", "banned", "private", "wrong_password", "seat_taken", "bad_seat",
     "already_started", "not_started", "not_host", "not_ready", "bad_options", "bad_level", "not_your_turn",
-    "illegal", "finished", "paused", "internal",
+    "illegal", "finished", "paused", "internal", "not_finished", "test_decks_off",
 })
 
 TABLE_EVENT_KINDS = frozenset({

@@ -112,7 +112,7 @@ class Room:
             table = self.table_from_row(row)
             if row.status in (PLAYING, PAUSED) and row.seed is not None:
                 logged = await self.store.actions(row.id)
-                match = table.game.new_match(seed=row.seed)
+                match = table.game.new_match(seed=row.seed, decks=row.decks)
                 seq = row.first_event_seq or 1
                 journal = [Entry(seq + i, "event", event) for i, event in enumerate(match.events)]
                 next_seq = seq + len(journal)
@@ -139,7 +139,7 @@ class Room:
                                  timer=int(s.get("timer", 0)), bot_delay=float(s.get("bot_delay", 0.0)))
         return Table(services=self, number=row.id, game_name=row.game, options=dict(row.options), settings=settings,
                      seats=[Seat.from_json(x) for x in row.seats], host=dict(row.host), banned=set(row.banned),
-                     invited=set(row.invited), status=row.status, seed=row.seed,
+                     invited=set(row.invited), status=row.status, seed=row.seed, decks=row.decks,
                      standings=row.standings)
 
     def adopt(self, table: Table) -> None:
@@ -356,6 +356,10 @@ class Room:
             await self.private(conn, user, data)
         elif kind == "create":
             await self.create(conn, user, data)
+        elif kind == "stats":
+            await self.send_stats(conn, data)
+        elif kind == "history":
+            await self.send_history(conn, user, data)
         elif kind in TABLE_TYPES:
             if kind == "invite":
                 data["target"] = self.find_online(data["user"])
@@ -513,6 +517,57 @@ class Room:
         user = user_summary(f"u{row.id}", row.name, False)
         await self.attach_user(conn, user, await self.new_session(user, prefs), prefs, re)
 
+    # Statistics and finished games
+
+    async def send_stats(self, conn: Connection, data: Message) -> None:
+        """A player's games played and won and rating per game (accounts only: guests keep no statistics)."""
+        assert conn.user is not None
+        ref = data.get("user") or conn.user["id"]
+        user = self.online.get(ref) or next((u for u in self.online.values() if u["name"].lower() == ref.lower()),
+                                            None)
+        if user is None:
+            row = await self.store.user_by_id(int(ref[1:])) if ref[:1] == "u" and ref[1:].isdigit() else None
+            row = row or await self.store.user_by_name(ref)
+            if row is None:
+                raise ProtocolError("unknown_user", name=ref[:40])
+            user = user_summary(f"u{row.id}", row.name, False)
+        games: dict[str, Message] = {}
+        if not user["guest"]:
+            for stat in await self.store.user_stats(int(user["id"][1:])):
+                games[stat.game] = {"played": stat.played, "won": stat.won,
+                                    "rating": round(stat.mu - 3 * stat.sigma, 2),
+                                    "mu": round(stat.mu, 3), "sigma": round(stat.sigma, 3)}
+        reply: Message = {"type": "stats", "user": user, "games": games}
+        if data.get("id") is not None:
+            reply["re"] = data["id"]
+        conn.send(reply)
+
+    async def send_history(self, conn: Connection, user: Message, data: Message) -> None:
+        """A finished table's options, seed, decks and action log: enough to replay it with ``Game.replay``."""
+        table_id = str(data["table"])
+        row = await self.store.table(int(table_id[1:])) if table_id[1:].isdigit() else None
+        if row is None:
+            raise ProtocolError("no_table")
+        if row.status != FINISHED:
+            raise ProtocolError("not_finished")
+        seated = {seat["user"]["id"] for seat in row.seats if seat and seat.get("user")}
+        allowed = seated | set(row.invited) | {row.host["id"]}
+        if (row.settings.get("private") or row.settings.get("password_hash")) and user["id"] not in allowed:
+            raise ProtocolError("private")
+        logged = await self.store.actions(row.id)
+        reply: Message = {
+            "type": "history", "table": table_id, "game": row.game, "options": dict(row.options),
+            "name": row.settings.get("name"), "seed": row.seed, "decks": row.decks,
+            "seats": [{"seat": i, "user": (s or {}).get("user"), "bot": (s or {}).get("bot")}
+                      for i, s in enumerate(row.seats)],
+            "actions": [{"seq": a.seq, "seat": a.seat, "action": a.action, "actor": a.actor} for a in logged],
+            "standings": row.standings,
+            "finished_at": row.finished_at.isoformat() + "Z" if row.finished_at else None,
+        }
+        if data.get("id") is not None:
+            reply["re"] = data["id"]
+        conn.send(reply)
+
     # Creating a table
 
     async def create(self, conn: Connection, user: Message, data: Message) -> None:
@@ -527,6 +582,14 @@ class Room:
         delay = float(data.get("bot_delay", 0.0))
         if not 0 <= delay <= self.settings.bot_delay_maximum:
             raise ProtocolError("bad_message", "error.bot_delay", high=self.settings.bot_delay_maximum)
+        seed, decks = data.get("seed"), data.get("decks")
+        if seed is not None or decks is not None:
+            if not self.settings.allow_test_decks:
+                raise ProtocolError("test_decks_off")
+            try:  # a deal the game cannot make is refused now, not at the start
+                game.new_match(seed=seed or 0, decks=decks)
+            except Exception as exc:
+                raise ProtocolError("bad_options", _text=str(exc) or None) from None
         password = data.get("password")
         settings = TableSettings(
             name=data.get("name") or translate("table.default_name", conn.lang, name=user["name"]),
@@ -534,10 +597,11 @@ class Room:
             password_hash=await asyncio.to_thread(hash_password, password) if password else None)
         row = TableRow(game=game.name, options=dict(game.options), settings=settings.to_json(),
                        seats=[None] * game.players, host=user, banned=[], invited=[], status=WAITING,
-                       owner_node=self.settings.node_id)
+                       seed=seed, decks=decks, owner_node=self.settings.node_id)
         number = await self.store.create_table(row)
         table = Table(services=self, number=number, game_name=game.name, options=dict(game.options),
-                      settings=settings, seats=[Seat() for _ in range(game.players)], host=user)
+                      settings=settings, seats=[Seat() for _ in range(game.players)], host=user, seed=seed,
+                      decks=decks)
         self.adopt(table)
         await table.handle({"kind": "intent", "user": user, "lang": conn.lang, "conn": conn.id,
                             "msg": {"type": "watch", "table": table.id, "id": data.get("id")}})

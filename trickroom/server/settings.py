@@ -42,6 +42,7 @@ class Settings(BaseSettings):
     replacement_bot: str = "normal"  # level used for dropped players and timeouts (falls back to random)
     bot_budget: float | None = None  # thinking seconds for search bots; None: each level's own default
     bot_workers: int = 2  # worker processes for bot levels above random; 0: threads
+    allow_test_decks: bool = False  # test-only: `create` may carry "seed" and "decks" (a known deal)
 
     @field_validator("allowed_origins", mode="before")
     @classmethod

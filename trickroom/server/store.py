@@ -76,7 +76,8 @@ class TableRow(Base):
     seed: Mapped[int | None] = mapped_column(BigInteger, nullable=True)
     first_event_seq: Mapped[int | None] = mapped_column(Integer, nullable=True)
     standings: Mapped[dict[str, Any] | None] = mapped_column(JSON, nullable=True)
-    owner_node: Mapped[str | None] = mapped_column(String(80), nullable=True)  # issue 9: lease holder
+    decks: Mapped[list[Any] | None] = mapped_column(JSON, nullable=True)  # prearranged decks (test-only)
+    owner_node: Mapped[str | None] = mapped_column(String(80), nullable=True, index=True)  # the lease holder
     lease_until: Mapped[dt.datetime | None] = mapped_column(DateTime, nullable=True)
     created_at: Mapped[dt.datetime] = mapped_column(DateTime, default=utcnow)
     finished_at: Mapped[dt.datetime | None] = mapped_column(DateTime, nullable=True)
@@ -120,6 +121,7 @@ class LoggedAction:
     seat: int
     action: str
     event_seq: int
+    actor: str = ""
 
 
 class StaleOwner(Exception):
@@ -140,12 +142,14 @@ class Store:
 
     async def migrate(self) -> None:
         """Create the schema (PostgreSQL) and apply every Alembic migration."""
-        if self.url.startswith("postgresql") and self.schema:
-            from sqlalchemy import text
+        from sqlalchemy import text
 
-            async with self.engine.begin() as conn:
-                await conn.execute(text(f'CREATE SCHEMA IF NOT EXISTS "{self.schema}"'))
         async with self.engine.begin() as conn:
+            if self.url.startswith("postgresql"):
+                # Several nodes may start at once: one migrates while the others wait for its transaction.
+                await conn.execute(text("SELECT pg_advisory_xact_lock(7262531)"))
+                if self.schema:
+                    await conn.execute(text(f'CREATE SCHEMA IF NOT EXISTS "{self.schema}"'))
             await conn.run_sync(_upgrade)
 
     async def close(self) -> None:
@@ -238,7 +242,7 @@ class Store:
     async def actions(self, table_id: int) -> list[LoggedAction]:
         async with self.sessions() as s:
             rows = await s.execute(select(ActionRow).where(ActionRow.table_id == table_id).order_by(ActionRow.seq))
-            return [LoggedAction(r.seq, r.seat, r.action, r.event_seq) for r in rows.scalars()]
+            return [LoggedAction(r.seq, r.seat, r.action, r.event_seq, r.actor) for r in rows.scalars()]
 
     # Statistics
 
@@ -246,6 +250,11 @@ class Store:
         async with self.sessions() as s:
             rows = await s.execute(select(StatRow).where(StatRow.user_id.in_(user_ids), StatRow.game == game))
             return {r.user_id: r for r in rows.scalars()}
+
+    async def user_stats(self, user_id: int) -> list[StatRow]:
+        async with self.sessions() as s:
+            rows = await s.execute(select(StatRow).where(StatRow.user_id == user_id).order_by(StatRow.game))
+            return list(rows.scalars())
 
     async def record_results(self, game: str, results: list[tuple[int, bool, float, float]]) -> None:
         """(user id, won, new mu, new sigma) for each account that played."""

@@ -20,9 +20,10 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from trickroom.games import Game, IllegalAction, Match, OptionError, events_for, game_class, load_game
-from trickroom.narration import narrate, translate
+from trickroom.narration import catalog, narrate, translate
 from trickroom.server import metrics
 from trickroom.server.accounts import check_password, hash_password
+from trickroom.server.bots import acts_off_turn
 from trickroom.server.protocol import Message, ProtocolError
 from trickroom.server.services import Services
 
@@ -103,6 +104,10 @@ class Table:
     tasks: dict[str, asyncio.Task[None]] = field(default_factory=dict)
     task_versions: dict[str, int] = field(default_factory=dict)
     deadlines: dict[int, float] = field(default_factory=dict)
+    # The legal actions last announced with ``your_turn`` per seat: a decision is announced once.
+    prompted: dict[int, tuple[str, ...]] = field(default_factory=dict)
+    decks: list[list[str]] | None = None  # prearranged decks (test-only setting), kept for replays
+    dropped: bool = False  # this node gave the table up (lease lost or handed over): intents go elsewhere
 
     # Identity and descriptions
 
@@ -197,8 +202,15 @@ class Table:
         data = entry.data
         params = dict(data.get("params", {}))
         params.setdefault("table", self.settings.name)
+        key = f"table.{data['kind']}"
+        if "level" in params:  # a sentence per level where there is one ("An easy bot..."), else the level named
+            level = str(params["level"])
+            if f"bot.level.{level}" in catalog("en", "room"):
+                params["level"] = translate(f"bot.level.{level}", lang)
+            if f"{key}.{level}" in catalog(lang, "room"):
+                key = f"{key}.{level}"
         message: Message = {"type": "table_event", **base, "kind": data["kind"], "info": self.info(lang),
-                            "text": translate(f"table.{data['kind']}", lang, **params)}
+                            "text": translate(key, lang, **params)}
         for key in ("user", "seat", "standings"):
             if key in data:
                 message[key] = data[key]
@@ -253,18 +265,29 @@ class Table:
         return round(max(0.0, self.deadlines[seat] - time.monotonic()), 1)
 
     async def send_updates(self, newly_to_act: set[int]) -> None:
+        """An ``update`` to every member, and ``your_turn`` to each person facing a new decision: a seat that
+        has just become one to act, or whose legal actions changed; never twice for the same decision."""
         match = self.match
         if match is None:
             return
+        to_act = set(match.to_act) if self.status == PLAYING else set()
+        for prompted in list(self.prompted):
+            if prompted not in to_act or prompted in newly_to_act:
+                del self.prompted[prompted]
         for member in list(self.members.values()):
             seat = self.seat_of(member.user["id"])
             state = self.turn_state(seat)
             await self.send(member.user["id"], {"type": "update", "table": self.id, "seq": self.next_seq - 1,
                                                 "view": match.view(seat), **state})
-            if seat is not None and seat in newly_to_act and self.person_plays(seat) and self.status == PLAYING:
-                await self.send(member.user["id"], {
-                    "type": "your_turn", "table": self.id, "seq": self.next_seq - 1, "legal": state["legal"],
-                    "deadline": state["deadline"], "text": translate("turn.yours", member.lang)})
+            if seat is None or seat not in to_act or not self.person_plays(seat):
+                continue
+            legal = tuple(state["legal"])
+            if self.prompted.get(seat) == legal:
+                continue
+            self.prompted[seat] = legal
+            await self.send(member.user["id"], {
+                "type": "your_turn", "table": self.id, "seq": self.next_seq - 1, "legal": state["legal"],
+                "deadline": state["deadline"], "text": translate("turn.yours", member.lang)})
 
     def person_plays(self, seat: int) -> bool:
         s = self.seats[seat]
@@ -605,17 +628,18 @@ class Table:
         game = self.game
         from trickroom.cards import new_seed
 
-        self.seed = new_seed()
+        if self.seed is None:  # a test deal (Settings.allow_test_decks) may have fixed it at creation
+            self.seed = new_seed()
+        self.match = game.new_match(seed=self.seed, decks=self.decks)
+        self.status = PLAYING  # before the announcement, so that its info says "playing"
         await self.table_event("started")
-        self.match = game.new_match(seed=self.seed)
-        self.status = PLAYING
         first = self.next_seq
         await self.services.store.save_table(self.number, seed=self.seed, first_event_seq=first,
                                              **self.row_values())
         for event in self.match.events:
             await self.record("event", event)
         log.info("table %s started", self.id, extra={"table": self.id})
-        await self.after_change(set())
+        await self.after_change(None)
         await self.publish_listing()
 
     async def on_pause(self, user: Message, msg: Message) -> None:
@@ -631,7 +655,7 @@ class Table:
             self.status = PLAYING
             await self.save()
             await self.table_event("resumed")
-            await self.after_change(set())
+            await self.after_change(None)
             await self.publish_listing()
 
     def find_user(self, ref: str) -> Message | None:
@@ -714,8 +738,8 @@ class Table:
             await self.save()
             await self.table_event("paused")
             await self.publish_listing()
-        newly = set(match.to_act) - before_to_act if number else set(match.to_act)
-        # A seat that acts and must act again (Mpourloto's trick leader) hears "your turn" again.
+        newly = set(match.to_act) - before_to_act
+        # A seat that acts and must act again (Mpourloto's trick leader) faces a new decision.
         if seat in match.to_act:
             newly.add(seat)
         await self.after_change(newly)
@@ -723,15 +747,17 @@ class Table:
     async def rebuild_match(self) -> None:
         logged = await self.services.store.actions(self.number)
         assert self.seed is not None
-        self.match = self.game.replay(self.seed, [(a.seat, a.action) for a in logged])
+        self.match = self.game.replay(self.seed, [(a.seat, a.action) for a in logged], decks=self.decks)
 
-    async def after_change(self, newly_to_act: set[int]) -> None:
+    async def after_change(self, newly_to_act: set[int] | None) -> None:
+        """After the state changed: ``newly_to_act`` are the seats facing a new decision (None: every seat to
+        act, as at the start or when a pause lifts)."""
         match = self.match
         assert match is not None
         if match.is_over:
             await self.finish()
             return
-        if not newly_to_act:
+        if newly_to_act is None:
             newly_to_act = set(match.to_act)
         self.deadlines = {s: d for s, d in self.deadlines.items() if s in match.to_act and s not in newly_to_act}
         self.schedule()
@@ -781,6 +807,55 @@ class Table:
         for name in list(self.tasks):
             if name.startswith("timer:") and int(name.split(":")[1]) not in match.to_act:
                 self.cancel_task(name)
+        self.offer_off_turn()
+
+    def bot_level_at(self, seat: int) -> str | None:
+        """The level of the bot playing ``seat`` now (its own, or the replacement for a person), or None."""
+        s = self.seats[seat]
+        if s.bot is not None:
+            return s.bot
+        return self.services.replacement_level() if s.replaced else None
+
+    def offer_off_turn(self) -> None:
+        """In Bura a claim is legal at any moment: ask the bot seats the game is not waiting for whether they
+        claim now (exact counting, cheap), once per state."""
+        match = self.match
+        if match is None or self.status != PLAYING or self.game_name != "bura":
+            return
+        version = len(match.actions)
+        if self.running("offturn") and self.task_versions.get("offturn") == version:
+            return
+        seats = [seat for seat in range(len(self.seats)) if seat not in match.to_act
+                 and acts_off_turn(self.bot_level_at(seat) or "") and match.legal_actions(seat)]
+        if seats:
+            self.start_task("offturn", self.off_turn(seats, version), version)
+
+    async def off_turn(self, seats: list[int], version: int) -> None:
+        match = self.match
+        assert match is not None
+        for seat in seats:
+            level = self.bot_level_at(seat)
+            if level is None or len(match.actions) != version or self.match is not match:
+                return
+            seed = (self.seed or 0) + version * 7 + seat
+            try:
+                choice = await self.services.bots.off_turn(level, seed, match.game.name, dict(match.game.options),
+                                                           seat, match.view(seat), events_for(match.events, seat),
+                                                           match.legal_actions(seat))
+            except Exception:  # a broken bot must not stop the table: it simply does not claim
+                log.exception("bot %s failed off turn at %s seat %s", level, self.id, seat)
+                continue
+            if choice is None:
+                continue
+            async with self.lock:
+                if (self.match is not match or len(match.actions) != version or self.status != PLAYING
+                        or choice not in match.legal_actions(seat) or self.bot_level_at(seat) != level):
+                    return
+                try:
+                    await self.apply(seat, choice, f"bot:{level}")
+                except ProtocolError:
+                    log.error("bot %s at %s seat %s chose %r off turn, refused", level, self.id, seat, choice)
+            return
 
     def running(self, name: str) -> bool:
         task = self.tasks.get(name)
@@ -803,7 +878,7 @@ class Table:
                                                      legal)
         except Exception:  # a broken bot must not stop the table: play a random legal move instead
             log.exception("bot %s failed at %s seat %s; playing a random legal move", level, self.id, seat)
-            choice = random.Random(seed).choice(legal)
+            choice = random.Random(seed).choice([a for a in legal if a != "claim"] or legal)  # never a wild claim
         metrics.BOT_THINKING.observe(time.perf_counter() - started)
         async with self.lock:
             match = self.match
