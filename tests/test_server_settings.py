@@ -49,10 +49,10 @@ def test_local_bus_delivers_in_order_and_counts_receivers() -> None:
         async def broken(message: dict[str, Any]) -> None:
             raise RuntimeError("a broken subscriber")
 
-        bus.subscribe("table:t1", first)
-        bus.subscribe("table:t1", broken)
+        await bus.subscribe("table:t1", first)
+        await bus.subscribe("table:t1", broken)
         counts = [await bus.publish("table:t1", {"n": 1}), await bus.publish("table:t2", {"n": 2})]
-        bus.unsubscribe("table:t1", broken)
+        await bus.unsubscribe("table:t1", broken)
         counts.append(await bus.publish("table:t1", {"n": 3}))
         return counts
 

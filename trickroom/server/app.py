@@ -21,7 +21,9 @@ from starlette.staticfiles import StaticFiles
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from trickroom.server.bus import Bus, LocalBus
+from trickroom.server.cluster import Cluster
 from trickroom.server.protocol import ProtocolError, parse_client_message
+from trickroom.server.redis_bus import RedisBus
 from trickroom.server.room import Connection, Room, protocol_error_message
 from trickroom.server.settings import Settings
 from trickroom.server.store import Store
@@ -67,11 +69,23 @@ def origin_allowed(websocket: WebSocket, settings: Settings) -> bool:
 
 def create_app(settings: Settings, bus: Bus | None = None) -> Starlette:
     store = Store(settings.db, settings.db_schema)
-    room = Room(settings, store, bus or LocalBus())
+    cluster: Cluster | None = None
+    if settings.redis and bus is None:
+        import redis.asyncio as redis
+
+        client = redis.from_url(settings.redis)
+        redis_bus = RedisBus(client, settings.redis_prefix)
+        cluster = Cluster(client, settings.redis_prefix, settings.node_id, settings.websocket_url,
+                          ttl=settings.lease_seconds + 2)
+        bus = redis_bus
+    room = Room(settings, store, bus or LocalBus(), cluster)
+    if isinstance(bus, RedisBus):
+        bus.on_unhandled = lambda channel, message: room.forward(message)
 
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
         await store.migrate()
+        room.loop = asyncio.get_running_loop()
         await room.start()
         log.info("room ready", extra={"node": settings.node_id, "address": f"{settings.host}:{settings.port}"})
         yield
@@ -172,6 +186,9 @@ async def write_loop(websocket: WebSocket, conn: Connection) -> None:
     while True:
         message = await conn.queue.get()
         if message is None:
+            if conn.reconnect_elsewhere:  # the node is stopping; 1012: service restart
+                with contextlib.suppress(Exception):
+                    await websocket.close(code=1012)
             if conn.overflowed:
                 with contextlib.suppress(Exception):
                     await websocket.close(code=1008)

@@ -7,9 +7,10 @@ Channels used by the room:
   where that user is connected; ``{"message": {...}, "conn": id?}`` (``conn`` targets one connection).
 - ``lobby``: presence, table listings and lobby chat, read by every node.
 
-:class:`LocalBus` delivers in process, in order, awaiting each handler. A Redis implementation (issue 9) keeps
-the same interface: ``publish`` returns how many subscribers received the message (Redis ``PUBLISH`` does the
-same), which the room uses to detect a table nobody owns.
+:class:`LocalBus` delivers in process, in order, awaiting each handler. :class:`trickroom.server.redis_bus.RedisBus`
+keeps the same interface across nodes: ``publish`` returns how many subscribers received the message (counted per
+node there, as Redis ``PUBLISH`` counts connections), which the room uses to detect a table nobody owns.
+``subscribe`` returns once the subscription is in force, so nothing published afterwards is missed.
 """
 
 from __future__ import annotations
@@ -28,9 +29,9 @@ class Bus(Protocol):
         """Send ``message`` to every subscriber of ``channel``; return how many there were."""
         ...
 
-    def subscribe(self, channel: str, handler: Handler) -> None: ...
+    async def subscribe(self, channel: str, handler: Handler) -> None: ...
 
-    def unsubscribe(self, channel: str, handler: Handler) -> None: ...
+    async def unsubscribe(self, channel: str, handler: Handler) -> None: ...
 
     async def close(self) -> None: ...
 
@@ -50,10 +51,10 @@ class LocalBus:
                 log.exception("bus handler failed on %s", channel)
         return len(handlers)
 
-    def subscribe(self, channel: str, handler: Handler) -> None:
+    async def subscribe(self, channel: str, handler: Handler) -> None:
         self._handlers[channel].append(handler)
 
-    def unsubscribe(self, channel: str, handler: Handler) -> None:
+    async def unsubscribe(self, channel: str, handler: Handler) -> None:
         handlers = self._handlers.get(channel)
         if handlers and handler in handlers:
             handlers.remove(handler)

@@ -3,8 +3,17 @@
 from __future__ import annotations
 
 import argparse
+import asyncio
+import logging
+import signal
+from types import FrameType
 
+import uvicorn
+
+from trickroom.server.room import Room
 from trickroom.server.settings import load_settings
+
+log = logging.getLogger("trickroom.main")
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -16,24 +25,54 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--allowed-origin", action="append", dest="allowed_origins",
                         help="a web origin allowed to open the websocket besides this host (repeatable)")
     parser.add_argument("--log-level", help="debug, info, warning, error (default info)")
+    parser.add_argument("--redis", help="redis://host:6379/0: run as one node of several sharing the database "
+                                        "(PostgreSQL) and this Redis (docs/deployment.md)")
+    parser.add_argument("--node-id", help="this node's name (default node-<pid>)")
+    parser.add_argument("--public-url", help="this node's websocket address as clients reach it "
+                                             "(default ws://host:port/ws)")
     parser.add_argument("--allow-test-decks", action="store_const", const=True, default=None,
                         help="test-only: let `create` fix the deal with \"seed\" and \"decks\"")
 
 
 def run(args: argparse.Namespace) -> int:
-    import uvicorn
-
     from trickroom.server.app import create_app
     from trickroom.server.logs import setup_logging
 
     settings = load_settings(args.config, host=args.host, port=args.port, db=args.db,
                              allowed_origins=args.allowed_origins, log_level=args.log_level,
-                             allow_test_decks=args.allow_test_decks)
+                             allow_test_decks=args.allow_test_decks, redis=args.redis, node_id=args.node_id,
+                             public_url=args.public_url)
     setup_logging(settings.log_level)
     app = create_app(settings)
     print(f"trickroom: the room is at http://{settings.host}:{settings.port}/ "
           f"(websocket ws://{settings.host}:{settings.port}/ws, database {settings.db})", flush=True)
     config = uvicorn.Config(app, host=settings.host, port=settings.port, log_config=None,
                             ws_max_size=max(65536, settings.max_message_bytes * 4), lifespan="on")
-    uvicorn.Server(config).run()
+    DrainingServer(config, app.state.room).run()
     return 0
+
+
+class DrainingServer(uvicorn.Server):
+    """uvicorn, except that SIGTERM on a node of several first hands its tables over and sends its clients
+    elsewhere (``Room.drain``), then stops as usual. A second signal stops at once."""
+
+    def __init__(self, config: uvicorn.Config, room: Room) -> None:
+        super().__init__(config)
+        self.room = room
+        self.draining = False
+
+    def handle_exit(self, sig: int, frame: FrameType | None) -> None:
+        loop = self.room.loop
+        if sig != signal.SIGTERM or self.draining or self.room.cluster is None or loop is None:
+            super().handle_exit(sig, frame)
+            return
+        self.draining = True
+        loop.call_soon_threadsafe(lambda: self.room.spawn(self.drain_then_exit()))
+
+    async def drain_then_exit(self) -> None:
+        try:
+            await asyncio.wait_for(self.room.drain(), timeout=10)
+            await asyncio.sleep(0.3)  # let the writers send "reconnect" and close the sockets
+        except Exception:
+            log.exception("could not hand everything over; stopping anyway")
+        self.should_exit = True

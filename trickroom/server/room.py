@@ -1,17 +1,25 @@
 """The node: its connections, the tables it owns, and its copy of the lobby (kept from the bus).
 
 A connection's message is handled here when it concerns the user or the lobby, and published as an intent on
-``table:<id>`` when it concerns a table; the table's owner (this node, until issue 9 adds others) answers
-through ``user:<id>``. The lobby is rebuilt on every node from ``lobby`` bus messages, so another node's
-presence, tables and chat appear here the same way as this node's own.
+``table:<id>`` when it concerns a table; the table's owner (this node or another) answers through
+``user:<id>``. The lobby is rebuilt on every node from ``lobby`` bus messages, so another node's presence,
+tables and chat appear here the same way as this node's own.
+
+With several nodes (``Settings.redis``; docs/deployment.md) each table has one owner at a time, by a lease in
+the database renewed by the heartbeat (``LEASE``). A node takes over the unfinished tables whose lease ran out
+(their owner died) or that were handed over (their owner stopped), rebuilding each from its action log; an
+intent for a table nobody owns at that moment waits for a new owner, or makes this node the owner.
 """
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import datetime as dt
 import itertools
 import logging
+import time
+from collections.abc import Coroutine
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -31,6 +39,7 @@ from trickroom.server.accounts import (
 )
 from trickroom.server.bots import BotRunner
 from trickroom.server.bus import Bus, Handler
+from trickroom.server.cluster import Cluster
 from trickroom.server.protocol import (
     PROTOCOL_VERSION,
     TABLE_TYPES,
@@ -41,12 +50,23 @@ from trickroom.server.protocol import (
 )
 from trickroom.server.settings import Settings
 from trickroom.server.store import SessionRow, StaleOwner, Store, TableRow, utcnow
-from trickroom.server.table import CLOSED, FINISHED, PAUSED, PLAYING, WAITING, Entry, Seat, Table, TableSettings
+from trickroom.server.table import (
+    CLOSED,
+    FINISHED,
+    PAUSED,
+    PLAYING,
+    WAITING,
+    Entry,
+    Member,
+    Seat,
+    Table,
+    TableSettings,
+)
 
 log = logging.getLogger("trickroom.room")
 SERVER_NAME = "trickroom 0.1.0"
 OUTBOX_LIMIT = 5000  # unread messages after which a connection is closed
-LEASE_SECONDS = 3600.0  # a single node holds its tables; issue 9 shortens this and renews it
+SEQ_GAP = 1000  # a rebuilt table numbers on from its last logged event + this: past any unlogged entry
 
 
 @dataclass(eq=False)
@@ -64,6 +84,7 @@ class Connection:
         return str(self.preferences.get("lang", "en"))
 
     overflowed: bool = False
+    reconnect_elsewhere: bool = False  # the node is stopping: the writer closes the socket after the queue
 
     def send(self, message: Message) -> None:
         if self.overflowed:
@@ -77,10 +98,17 @@ class Connection:
 
 
 class Room:
-    def __init__(self, settings: Settings, store: Store, bus: Bus) -> None:
+    def __init__(self, settings: Settings, store: Store, bus: Bus, cluster: Cluster | None = None) -> None:
         self.settings = settings
         self.store = store
         self.bus = bus
+        self.cluster = cluster
+        self.draining = False
+        self.node_urls: list[str] = [settings.websocket_url]
+        self.heartbeat_task: asyncio.Task[None] | None = None
+        self.takeover_lock = asyncio.Lock()
+        self.background: set[asyncio.Task[None]] = set()
+        self.loop: asyncio.AbstractEventLoop | None = None
         self.bots = BotRunner(settings.bot_workers, settings.bot_budget)
         self.tables: dict[str, Table] = {}
         self.connections: dict[str, Connection] = {}
@@ -95,43 +123,183 @@ class Room:
     # Start and stop
 
     async def start(self) -> None:
-        self.bus.subscribe("lobby", self.on_lobby)
-        await self.restore()
+        await self.bus.subscribe("lobby", self.on_lobby)
+        if self.cluster is None:
+            await self.restore()
+            return
+        await self.bus.subscribe("cluster", self.on_cluster)
+        self.listings = {k: v for k, v in (await self.cluster.listings()).items()}
+        self.online = {uid: value["user"] for uid, value in (await self.cluster.online()).items()}
+        await self.heartbeat()
+        self.heartbeat_task = asyncio.get_running_loop().create_task(self.heartbeat_loop())
 
     async def stop(self) -> None:
+        if self.heartbeat_task is not None:
+            self.heartbeat_task.cancel()
         for table in self.tables.values():
             table.cancel_all()
         self.bots.close()
 
     async def restore(self) -> None:
-        """Rebuild every unfinished table from its row and action log."""
+        """One node alone: rebuild every unfinished table from its row and action log."""
         for row in await self.store.unfinished_tables():
             if row.status == CLOSED:
                 continue
-            await self.store.claim_table(row.id, self.settings.node_id, LEASE_SECONDS)
-            table = self.table_from_row(row)
-            if row.status in (PLAYING, PAUSED) and row.seed is not None:
-                logged = await self.store.actions(row.id)
-                match = table.game.new_match(seed=row.seed, decks=row.decks)
-                seq = row.first_event_seq or 1
-                journal = [Entry(seq + i, "event", event) for i, event in enumerate(match.events)]
-                next_seq = seq + len(journal)
-                for action in logged:
-                    before = len(match.events)
-                    match.apply(action.seat, action.action)
-                    new = match.events[before:]
-                    journal.extend(Entry(action.event_seq + i, "event", e) for i, e in enumerate(new))
-                    next_seq = max(next_seq, action.event_seq + len(new))
-                table.match, table.journal, table.next_seq = match, journal, next_seq
-            self.adopt(table)
-            for index, seat in enumerate(table.seats):
-                if seat.user is not None and table.status in (PLAYING, PAUSED):
-                    table.start_task(f"grace:{index}", table.grace(index))
-            table.schedule()
-            await self.publish_listing(table)
-            log.info("restored table %s (%s, %s, %d actions)", table.id, table.game_name, table.status,
-                     len(table.match.actions) if table.match else 0)
+            await self.store.claim_table(row.id, self.settings.node_id, self.settings.lease_seconds, force=True)
+            await self.take_over(row)
         self.count_tables()
+
+    # Several nodes: leases, heartbeat, take-over and hand-over
+
+    async def heartbeat_loop(self) -> None:
+        interval = self.settings.lease_seconds / 3
+        while True:
+            await asyncio.sleep(interval)
+            try:
+                await self.heartbeat()
+            except asyncio.CancelledError:
+                raise
+            except Exception:  # the database or Redis hiccuped: try again at the next beat
+                log.exception("heartbeat failed")
+
+    async def heartbeat(self) -> None:
+        """Renew this node's presence and leases, drop tables another node took, adopt orphaned tables and
+        bring the lobby's list of people up to date."""
+        assert self.cluster is not None
+        users = {uid: {"user": next(iter(conns)).user, "lang": next(iter(conns)).lang}
+                 for uid, conns in self.by_user.items() if conns}
+        await self.cluster.heartbeat(users, draining=self.draining)
+        if self.draining:
+            return
+        owned = {t.number: t for t in self.tables.values()}
+        kept = await self.store.renew_leases(self.settings.node_id, sorted(owned), self.settings.lease_seconds)
+        for number, table in owned.items():
+            if number not in kept:
+                log.warning("table %s was taken over by another node", table.id, extra={"table": table.id})
+                await self.drop_table(table, release=False)
+        await self.adopt_orphans()
+        self.node_urls = await self.cluster.addresses() or [self.settings.websocket_url]
+        await self.reconcile_presence()
+
+    async def adopt_orphans(self) -> None:
+        for number in await self.store.orphan_tables():
+            if self.draining:
+                return
+            await self.claim_and_take_over(number)
+
+    async def claim_and_take_over(self, number: int) -> bool:
+        async with self.takeover_lock:
+            if f"t{number}" in self.tables:
+                return True
+            if not await self.store.claim_table(number, self.settings.node_id, self.settings.lease_seconds):
+                return False
+            row = await self.store.table(number)
+            if row is None:
+                return False
+            await self.take_over(row)
+            log.info("took over table t%s", number, extra={"table": f"t{number}"})
+            return True
+
+    async def on_cluster(self, message: Message) -> None:
+        """Another node handed its tables over: take them now rather than at the next heartbeat."""
+        if message.get("kind") == "released" and not self.draining:
+            await self.adopt_orphans()
+
+    async def reconcile_presence(self) -> None:
+        """Who is online is the union of the live nodes' users: apply the difference with this node's copy
+        (a dead node's users leave once its heartbeat entry runs out, unless they came back elsewhere)."""
+        assert self.cluster is not None
+        online = {uid: value["user"] for uid, value in (await self.cluster.online()).items()}
+        for uid, user in online.items():
+            if uid not in self.online:
+                await self.on_lobby({"kind": "presence", "user": user, "online": True})
+        for uid, user in list(self.online.items()):
+            if uid not in online and uid not in self.by_user:
+                await self.on_lobby({"kind": "presence", "user": user, "online": False})
+
+    async def drop_table(self, table: Table, release: bool) -> None:
+        """Stop owning ``table``: its intents go to the next owner (``release``: hand it over at once)."""
+        async with table.lock:
+            table.dropped = True
+            table.cancel_all()
+            await self.bus.unsubscribe(f"table:{table.id}", table.handle)
+            self.tables.pop(table.id, None)
+            if release:
+                await self.store.release_table(table.number, self.settings.node_id)
+        self.count_tables()
+
+    async def drain(self) -> None:
+        """A clean stop (SIGTERM) of one node among several: hand every table over, tell the clients to
+        reconnect to another node, and close their connections. Nobody sees an error; users stay online."""
+        if self.cluster is None or self.draining:
+            return
+        self.draining = True
+        if self.heartbeat_task is not None:
+            self.heartbeat_task.cancel()
+        await self.cluster.heartbeat({uid: {"user": next(iter(c)).user, "lang": next(iter(c)).lang}
+                                      for uid, c in self.by_user.items() if c}, draining=True)
+        for table in list(self.tables.values()):
+            await self.drop_table(table, release=True)
+        await self.bus.publish("cluster", {"kind": "released", "node": self.settings.node_id})
+        others = await self.cluster.addresses(exclude=self.settings.node_id)
+        for conn in list(self.connections.values()):
+            conn.send({"type": "reconnect", "nodes": others, "text": translate("reconnect", conn.lang)})
+            conn.reconnect_elsewhere = True
+            conn.queue.put_nowait(None)
+        log.info("node stopping: %d tables handed over", len(self.tables))
+
+    async def take_over(self, row: TableRow) -> None:
+        """Rebuild a table from its row and action log and own it here."""
+        if f"t{row.id}" in self.tables:
+            return
+        table = self.table_from_row(row)
+        if row.status in (PLAYING, PAUSED) and row.seed is not None:
+            logged = await self.store.actions(row.id)
+            match = table.game.new_match(seed=row.seed, decks=row.decks)
+            seq = row.first_event_seq or 1
+            journal = [Entry(seq + i, "event", event) for i, event in enumerate(match.events)]
+            next_seq = seq + len(journal)
+            for action in logged:
+                before = len(match.events)
+                match.apply(action.seat, action.action)
+                new = match.events[before:]
+                journal.extend(Entry(action.event_seq + i, "event", e) for i, e in enumerate(new))
+                next_seq = max(next_seq, action.event_seq + len(new))
+            table.match, table.journal = match, journal
+            # Entries after the last logged action (chat, table events) were not kept: number past them.
+            table.next_seq = next_seq + SEQ_GAP
+        else:
+            table.next_seq = SEQ_GAP
+        # People still online (connected to any node) keep following the table; the others have the grace
+        # period to come back.
+        listing = self.listings.get(table.id, {})
+        langs = await self.user_langs()
+        for uid in listing.get("people", []):
+            user = self.online.get(uid)
+            if user is not None:
+                table.members[uid] = Member(user, langs.get(uid, "en"))
+        for seat in table.seats:
+            if seat.user is not None:
+                seat.connected = seat.user["id"] in self.online and seat.user["id"] in table.members
+        await self.adopt(table)
+        for index, seat in enumerate(table.seats):
+            if seat.user is not None and not seat.connected and table.status in (PLAYING, PAUSED):
+                table.start_task(f"grace:{index}", table.grace(index))
+        async with table.lock:
+            table.schedule()
+            if table.match is not None and table.status in (PLAYING, PAUSED) and table.members:
+                await table.send_updates(set(table.match.to_act))  # the game goes on from here
+        await self.publish_listing(table)
+        log.info("restored table %s (%s, %s, %d actions)", table.id, table.game_name, table.status,
+                 len(table.match.actions) if table.match else 0)
+        self.count_tables()
+
+    async def user_langs(self) -> dict[str, str]:
+        langs = {uid: next(iter(conns)).lang for uid, conns in self.by_user.items() if conns}
+        if self.cluster is not None:
+            for uid, value in (await self.cluster.online()).items():
+                langs.setdefault(uid, str(value.get("lang", "en")))
+        return langs
 
     def table_from_row(self, row: TableRow) -> Table:
         s = row.settings
@@ -142,9 +310,9 @@ class Room:
                      invited=set(row.invited), status=row.status, seed=row.seed, decks=row.decks,
                      standings=row.standings)
 
-    def adopt(self, table: Table) -> None:
+    async def adopt(self, table: Table) -> None:
         self.tables[table.id] = table
-        self.bus.subscribe(f"table:{table.id}", table.handle)
+        await self.bus.subscribe(f"table:{table.id}", table.handle)
 
     def count_tables(self) -> None:
         for status in (WAITING, PLAYING, PAUSED, FINISHED):
@@ -171,15 +339,60 @@ class Room:
     async def publish_listing(self, table: Table) -> None:
         self.count_tables()
         if table.status == CLOSED or (table.status == FINISHED and not table.members):
+            if self.cluster is not None:
+                await self.cluster.drop_listing(table.id)
             await self.bus.publish("lobby", {"kind": "unlisted", "id": table.id})
         else:
-            await self.bus.publish("lobby", {"kind": "listed", **table.listing()})
+            listing = table.listing()
+            if self.cluster is not None:
+                await self.cluster.set_listing(table.id, listing)
+            await self.bus.publish("lobby", {"kind": "listed", **listing})
 
     async def close_table(self, table: Table) -> None:
-        self.bus.unsubscribe(f"table:{table.id}", table.handle)
+        await self.bus.unsubscribe(f"table:{table.id}", table.handle)
         self.tables.pop(table.id, None)
+        if self.cluster is not None:
+            await self.cluster.drop_listing(table.id)
         await self.bus.publish("lobby", {"kind": "unlisted", "id": table.id})
         self.count_tables()
+
+    def spawn(self, coro: Coroutine[Any, Any, None]) -> None:
+        task = asyncio.get_running_loop().create_task(coro)
+        self.background.add(task)
+        task.add_done_callback(self.background.discard)
+
+    async def forward(self, intent: Message) -> None:
+        """An intent that reached a table this node gave up: pass it on to the table's owner now."""
+        msg = intent.get("msg")
+        if intent.get("kind") != "intent" or not isinstance(msg, dict):
+            return
+        try:
+            await self.deliver(str(msg["table"]), intent)
+        except ProtocolError as err:
+            user = intent["user"]
+            error = protocol_error_message(err, str(intent.get("lang", "en")), msg.get("id"))
+            await self.bus.publish(f"user:{user['id']}", {"message": {**error, "table": msg["table"]},
+                                                           "conn": intent.get("conn")})
+
+    async def deliver(self, table_id: str, intent: Message) -> None:
+        """Publish ``intent`` to the table's owner. With several nodes, a table nobody owns at this moment
+        (its owner died or is handing it over) is claimed by this node, or waited for up to
+        ``failover_wait`` seconds while another node's lease runs out."""
+        deadline = time.monotonic() + self.settings.failover_wait
+        while True:
+            if await self.bus.publish(f"table:{table_id}", intent):
+                return
+            number = int(table_id[1:]) if table_id[:1] == "t" and table_id[1:].isdigit() else None
+            if self.cluster is None or number is None:
+                raise ProtocolError("no_table")
+            row = await self.store.table(number)
+            if row is None or row.status in (CLOSED, FINISHED):
+                raise ProtocolError("no_table")
+            if not self.draining and await self.claim_and_take_over(number):
+                continue
+            if time.monotonic() > deadline:
+                raise ProtocolError("no_table")
+            await asyncio.sleep(0.1)
 
     async def record_results(self, table: Table) -> None:
         from trickroom.server.ratings import record_results
@@ -193,7 +406,7 @@ class Room:
         self.connections[conn.id] = conn
         metrics.CONNECTIONS.inc()
         conn.send({"type": "hello", "protocol": PROTOCOL_VERSION, "server": SERVER_NAME, "games": self.games(),
-                   "bot_levels": self.bot_levels(),
+                   "bot_levels": self.bot_levels(), "node": self.settings.node_id, "nodes": list(self.node_urls),
                    "timer": {"min": self.settings.timer_minimum, "max": self.settings.timer_maximum},
                    "limits": {"max_message_bytes": self.settings.max_message_bytes,
                               "messages_per_second": self.settings.messages_per_second,
@@ -224,14 +437,18 @@ class Room:
         uid = user["id"]
         first = uid not in self.by_user
         self.by_user.setdefault(uid, set()).add(conn)
+        elsewhere = False
         if first:
-            self.bus.subscribe(f"user:{uid}", self.user_handler(uid))
+            await self.bus.subscribe(f"user:{uid}", self.user_handler(uid))
+            if self.cluster is not None:
+                elsewhere = await self.cluster.online_elsewhere(uid)
+                await self.cluster.add_user(user, conn.lang)
         welcome: Message = {"type": "welcome", "user": user, "token": token, "preferences": conn.preferences,
                             "tables": self.tables_of(uid), "text": translate("welcome", conn.lang, name=user["name"])}
         if re is not None:
             welcome["re"] = re
         conn.send(welcome)
-        if first:
+        if first and not elsewhere:
             await self.bus.publish("lobby", {"kind": "presence", "user": user, "online": True})
         conn.send(self.lobby_message(conn))
         metrics.PLAYERS_ONLINE.set(len(self.by_user))
@@ -248,7 +465,13 @@ class Room:
             self.by_user.pop(uid, None)
             handler = self._user_handlers.pop(uid, None)
             if handler is not None:
-                self.bus.unsubscribe(f"user:{uid}", handler)
+                await self.bus.unsubscribe(f"user:{uid}", handler)
+            if self.cluster is not None:
+                if self.draining:  # they are reconnecting to another node: they have not left the room
+                    return
+                await self.cluster.remove_user(uid)
+                if await self.cluster.online_elsewhere(uid):
+                    return
             await self.bus.publish("lobby", {"kind": "presence", "user": user, "online": False})
         metrics.PLAYERS_ONLINE.set(len(self.by_user))
 
@@ -263,8 +486,12 @@ class Room:
         return deliver
 
     def tables_of(self, uid: str) -> list[str]:
-        return [t.id for t in self.tables.values()
-                if t.status != CLOSED and (uid in t.members or t.seat_of(uid) is not None)]
+        """The tables where ``uid`` holds a seat or watches: this node's own, and any node's (from the lobby
+        listings, which name the people at each table)."""
+        found = {t.id for t in self.tables.values()
+                 if t.status != CLOSED and (uid in t.members or t.seat_of(uid) is not None)}
+        found.update(table_id for table_id, listing in self.listings.items() if uid in listing.get("people", ()))
+        return sorted(found, key=lambda t: int(t[1:]) if t[1:].isdigit() else 0)
 
     # The lobby, from the bus
 
@@ -303,8 +530,8 @@ class Room:
                     conn.send({"type": "presence", "seq": seq, "user": user, "online": message["online"],
                                "text": translate(key, conn.lang, name=user["name"])})
         elif kind == "listed":
-            listing = {k: message[k] for k in ("entry", "titles", "texts", "visible_to")}
-            table_id = listing["entry"]["id"]
+            listing: Message = {k: message.get(k) for k in ("entry", "titles", "texts", "visible_to", "people")}
+            table_id = message["entry"]["id"]
             was_visible = self.listings.get(table_id, {}).get("visible_to")
             self.listings[table_id] = listing
             for conn in conns:
@@ -371,8 +598,7 @@ class Room:
 
     async def to_table(self, conn: Connection, user: Message, data: Message) -> None:
         intent = {"kind": "intent", "user": user, "lang": conn.lang, "conn": conn.id, "msg": data}
-        if await self.bus.publish(f"table:{data['table']}", intent) == 0:
-            raise ProtocolError("no_table")
+        await self.deliver(str(data["table"]), intent)
 
     def find_online(self, ref: str) -> Message:
         user = self.online.get(ref)
@@ -428,7 +654,8 @@ class Room:
         else:
             await self.store.set_user_preferences(int(conn.user["id"][1:]), prefs)
         for table_id in self.tables_of(conn.user["id"]):
-            await self.bus.publish(f"table:{table_id}", {"kind": "lang", "user": conn.user, "lang": prefs["lang"]})
+            with contextlib.suppress(ProtocolError):
+                await self.deliver(table_id, {"kind": "lang", "user": conn.user, "lang": prefs["lang"]})
         reply: Message = {"type": "preferences", "preferences": prefs}
         if data.get("id") is not None:
             reply["re"] = data["id"]
@@ -602,7 +829,7 @@ class Room:
         table = Table(services=self, number=number, game_name=game.name, options=dict(game.options),
                       settings=settings, seats=[Seat() for _ in range(game.players)], host=user, seed=seed,
                       decks=decks)
-        self.adopt(table)
+        await self.adopt(table)
         await table.handle({"kind": "intent", "user": user, "lang": conn.lang, "conn": conn.id,
                             "msg": {"type": "watch", "table": table.id, "id": data.get("id")}})
         await table.publish_listing()

@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Protocol
+from collections.abc import Coroutine
+from typing import TYPE_CHECKING, Any, Protocol
 
 from trickroom.server.bots import BotRunner
 from trickroom.server.bus import Bus
@@ -30,3 +31,11 @@ class Services(Protocol):
     async def close_table(self, table: Table) -> None: ...
 
     async def record_results(self, table: Table) -> None: ...
+
+    async def forward(self, intent: dict[str, Any]) -> None:
+        """Pass an intent on to the table's current owner (this node no longer owns the table)."""
+        ...
+
+    def spawn(self, coro: Coroutine[Any, Any, None]) -> None:
+        """Run ``coro`` in the background (kept referenced until done)."""
+        ...

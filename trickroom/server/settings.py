@@ -42,7 +42,17 @@ class Settings(BaseSettings):
     replacement_bot: str = "normal"  # level used for dropped players and timeouts (falls back to random)
     bot_budget: float | None = None  # thinking seconds for search bots; None: each level's own default
     bot_workers: int = 2  # worker processes for bot levels above random; 0: threads
+    # Several nodes (docs/deployment.md): Redis carries messages and presence between them.
+    redis: str | None = None  # redis://host:6379/0; None: one node alone
+    redis_prefix: str = "trickroom:"  # key and channel prefix: nodes with the same prefix form one room
+    public_url: str | None = None  # this node's websocket address for clients; None: ws://host:port/ws
+    lease_seconds: float = 3.0  # a table's owner renews its lease every third of this; a dead node's expire
+    failover_wait: float = 8.0  # how long an intent waits for a table's new owner before `no_table`
     allow_test_decks: bool = False  # test-only: `create` may carry "seed" and "decks" (a known deal)
+
+    @property
+    def websocket_url(self) -> str:
+        return self.public_url or f"ws://{self.host}:{self.port}/ws"
 
     @field_validator("allowed_origins", mode="before")
     @classmethod

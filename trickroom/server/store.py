@@ -24,6 +24,7 @@ from sqlalchemy import (
     UniqueConstraint,
     delete,
     event,
+    or_,
     select,
     update,
 )
@@ -212,16 +213,49 @@ class Store:
             rows = await s.execute(select(TableRow).where(TableRow.status != "finished").order_by(TableRow.id))
             return list(rows.scalars())
 
-    async def claim_table(self, table_id: int, node_id: str, lease_seconds: float) -> None:
-        """Record ``node_id`` as the table's owner until the lease runs out.
+    async def claim_table(self, table_id: int, node_id: str, lease_seconds: float, force: bool = False) -> bool:
+        """Make ``node_id`` the table's owner until the lease runs out, if nobody else holds a live lease (or
+        ``force``: a single node owns everything). True when the claim succeeded.
 
-        One node owns every table for now; issue 9 turns this into a conditional update (only when the lease
-        has expired or is this node's) renewed by a heartbeat.
+        The row update is atomic in the database: of two nodes claiming an expired lease at once, one wins.
+        Leases compare the nodes' clocks (UTC): keep them synchronised (NTP).
         """
+        now = utcnow()
+        query = update(TableRow).where(TableRow.id == table_id)
+        if not force:
+            query = query.where(TableRow.status.notin_(("finished", "closed")),
+                                or_(TableRow.owner_node.is_(None), TableRow.owner_node == node_id,
+                                    TableRow.lease_until < now))
+        async with self.sessions() as s, s.begin():
+            result = await s.execute(query.values(owner_node=node_id,
+                                                  lease_until=now + dt.timedelta(seconds=lease_seconds)))
+        return bool(getattr(result, "rowcount", 0) == 1)
+
+    async def renew_leases(self, node_id: str, table_ids: list[int], lease_seconds: float) -> set[int]:
+        """Extend this node's leases; the tables it still owns (another node may have taken one over)."""
+        if not table_ids:
+            return set()
         until = utcnow() + dt.timedelta(seconds=lease_seconds)
         async with self.sessions() as s, s.begin():
-            await s.execute(update(TableRow).where(TableRow.id == table_id)
-                            .values(owner_node=node_id, lease_until=until))
+            await s.execute(update(TableRow).where(TableRow.id.in_(table_ids), TableRow.owner_node == node_id)
+                            .values(lease_until=until))
+            rows = await s.execute(select(TableRow.id).where(TableRow.id.in_(table_ids),
+                                                             TableRow.owner_node == node_id))
+            return set(rows.scalars())
+
+    async def orphan_tables(self) -> list[int]:
+        """Unfinished tables whose owner's lease has run out (or that were handed over)."""
+        async with self.sessions() as s:
+            rows = await s.execute(select(TableRow.id).where(
+                TableRow.status.notin_(("finished", "closed")),
+                or_(TableRow.owner_node.is_(None), TableRow.lease_until < utcnow())).order_by(TableRow.id))
+            return list(rows.scalars())
+
+    async def release_table(self, table_id: int, node_id: str) -> None:
+        """Give the table up at once (a clean stop): any node may claim it now."""
+        async with self.sessions() as s, s.begin():
+            await s.execute(update(TableRow).where(TableRow.id == table_id, TableRow.owner_node == node_id)
+                            .values(owner_node=None, lease_until=None))
 
     async def table(self, table_id: int) -> TableRow | None:
         async with self.sessions() as s:

@@ -159,11 +159,14 @@ class Table:
             "private": self.settings.private, "password": self.settings.password_hash is not None,
             "host": self.host,
         }
+        people = sorted(set(self.members) | {s.user["id"] for s in self.seats if s.user})
         visible_to = None
         if self.settings.private:
-            visible_to = sorted(set(self.members) | self.invited | {s.user["id"] for s in self.seats if s.user})
+            visible_to = sorted(set(people) | self.invited)
+        # "people" (not shown to clients): who sits or watches here, for welcome.tables on any node.
         return {"entry": entry, "titles": dict(game.title),
-                "texts": {lang: game.describe(lang) for lang in ("en", "ru")}, "visible_to": visible_to}
+                "texts": {lang: game.describe(lang) for lang in ("en", "ru")}, "visible_to": visible_to,
+                "people": people}
 
     # Persistence
 
@@ -298,6 +301,9 @@ class Table:
     async def handle(self, intent: Message) -> None:
         """One intent from the bus: a client message (``msg``) or a presence change."""
         async with self.lock:
+            if self.dropped:  # this node gave the table up while the intent waited: the new owner answers
+                self.services.spawn(self.services.forward(intent))
+                return
             if intent.get("kind") == "presence":
                 await self.presence(intent["user"], bool(intent["online"]))
                 return

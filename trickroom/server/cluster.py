@@ -1,0 +1,104 @@
+"""What the nodes of one room share in Redis besides messages: who the nodes are, who is online, the lobby's
+table list. (Tables' truth and leases live in the database; see ``Store.claim_table``.)
+
+Keys, under the group's prefix:
+
+- ``nodes`` (hash): node id -> ``{"url": websocket address, "until": epoch seconds}``, renewed by each node's
+  heartbeat; a node whose ``until`` has passed is dead (or stopped).
+- ``users:<node>`` (hash): user id -> ``{"user": summary, "lang": "en"}`` for the users connected to that node;
+  the key expires when the node stops renewing it.
+- ``listings`` (hash): table id -> the table's lobby listing, so that a node that starts later knows every table.
+
+Who is online is the union of the live nodes' user hashes: every node computes it the same way, so the lobby is
+the same everywhere and a dead node's users drop out by themselves when its entry expires.
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from typing import Any
+
+import redis.asyncio as redis
+
+Message = dict[str, Any]
+
+
+class Cluster:
+    def __init__(self, client: redis.Redis, prefix: str, node_id: str, url: str, ttl: float) -> None:
+        self.redis = client
+        self.prefix = prefix
+        self.node_id = node_id
+        self.url = url
+        self.ttl = ttl
+
+    def key(self, name: str) -> str:
+        return self.prefix + name
+
+    async def heartbeat(self, users: dict[str, Message], draining: bool = False) -> None:
+        """Announce this node alive for ``ttl`` seconds more, with the users connected here. A draining node
+        (stopping) still counts its users online for the ttl but is no longer offered to clients."""
+        entry = json.dumps({"url": self.url, "until": time.time() + self.ttl, "draining": draining})
+        key = self.key(f"users:{self.node_id}")
+        async with self.redis.pipeline(transaction=True) as pipe:
+            pipe.hset(self.key("nodes"), self.node_id, entry)
+            pipe.delete(key)
+            if users:
+                pipe.hset(key, mapping={uid: json.dumps(value) for uid, value in users.items()})
+            pipe.pexpire(key, int(self.ttl * 1000))
+            await pipe.execute()
+
+    async def live_nodes(self) -> dict[str, Message]:
+        """Node id -> {"url", "until", "draining"} of every live node (this one once it has a heartbeat)."""
+        raw = await self.redis.hgetall(self.key("nodes"))
+        now = time.time()
+        return {_text(node): entry for node, value in raw.items() if (entry := json.loads(value))["until"] > now}
+
+    async def addresses(self, exclude: str | None = None) -> list[str]:
+        """The websocket addresses clients may use: live nodes that are not stopping."""
+        nodes = await self.live_nodes()
+        return sorted(str(e["url"]) for node, e in nodes.items() if not e.get("draining") and node != exclude)
+
+    async def forget_dead_nodes(self) -> None:
+        raw = await self.redis.hgetall(self.key("nodes"))
+        now = time.time()
+        dead = [_text(node) for node, value in raw.items() if json.loads(value)["until"] < now - 60]
+        if dead:
+            await self.redis.hdel(self.key("nodes"), *dead)
+
+    async def online(self) -> dict[str, Message]:
+        """User id -> {"user", "lang"} for everyone connected to a live node."""
+        found: dict[str, Message] = {}
+        for node in await self.live_nodes():
+            for uid, value in (await self.redis.hgetall(self.key(f"users:{node}"))).items():
+                found.setdefault(_text(uid), json.loads(value))
+        return found
+
+    async def add_user(self, user: Message, lang: str) -> None:
+        key = self.key(f"users:{self.node_id}")
+        await self.redis.hset(key, user["id"], json.dumps({"user": user, "lang": lang}))
+        await self.redis.pexpire(key, int(self.ttl * 1000))
+
+    async def remove_user(self, uid: str) -> None:
+        await self.redis.hdel(self.key(f"users:{self.node_id}"), uid)
+
+    async def online_elsewhere(self, uid: str) -> bool:
+        for node in await self.live_nodes():
+            if node != self.node_id and await self.redis.hexists(self.key(f"users:{node}"), uid):
+                return True
+        return False
+
+    async def set_listing(self, table_id: str, listing: Message) -> None:
+        await self.redis.hset(self.key("listings"), table_id, json.dumps(listing))
+
+    async def drop_listing(self, table_id: str) -> None:
+        await self.redis.hdel(self.key("listings"), table_id)
+
+    async def listings(self) -> dict[str, Message]:
+        raw = await self.redis.hgetall(self.key("listings"))
+        return {_text(k): json.loads(v) for k, v in raw.items()}
+
+
+
+def _text(value: Any) -> str:
+    return value.decode() if isinstance(value, bytes) else str(value)
