@@ -22,8 +22,7 @@ from dataclasses import dataclass, field
 
 from trickroom.games import Match
 
-# Worlds searched before the first look at the clock is skipped: a clock read costs little, but this keeps the
-# loop simple to reason about when the budget is tiny (tests).
+# Worlds searched before the clock is first looked at: even a tiny budget compares the actions once.
 MIN_WORLDS = 1
 
 
@@ -94,7 +93,6 @@ def flat_search(seat: int, actions: Sequence[str], sample: Sampler, rollout: Rol
             entry.visits += 1
     if worlds == 0:
         return SearchResult(fallback, 0, stats)
-    # Only compare actions over the worlds every one of them saw (the last world may be cut short: no, each
-    # world runs all actions, so visits are equal); the fallback wins exact ties.
+    # Every world ran every action, so all means are over the same worlds; the fallback wins exact ties.
     best = max(actions, key=lambda a: (stats[a].mean, a == fallback))
     return SearchResult(best, worlds, stats)

