@@ -75,9 +75,11 @@ class ThreadServer:
 class ProcessServer:
     """The real ``trickroom serve`` command in a subprocess, for crash tests."""
 
-    def __init__(self, db_path: Path, port: int | None = None, **env: str) -> None:
+    def __init__(self, db_path: Path | str, port: int | None = None, args: tuple[str, ...] = (), **env: str) -> None:
         self.port = port or free_port()
         self.db_path = db_path
+        self.args = args  # more command-line flags (e.g. --redis URL)
+        self.log_path: Path | None = None  # set it to collect the server's output in a file instead of pipes
         self.env = {**os.environ, "TRICKROOM_TIMER_MINIMUM": "1", "TRICKROOM_REPLACEMENT_BOT": "random",
                     "TRICKROOM_LOG_LEVEL": "warning", **env}
         self.process: subprocess.Popen[bytes] | None = None
@@ -87,20 +89,26 @@ class ProcessServer:
         return f"ws://127.0.0.1:{self.port}/ws"
 
     def start(self) -> ProcessServer:
+        output = self._output()
         self.process = subprocess.Popen(
             [sys.executable, "-m", "trickroom", "serve", "--host", "127.0.0.1", "--port", str(self.port),
-             "--db", f"sqlite:///{self.db_path}"],
-            env=self.env, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+             "--db", self.db_path if isinstance(self.db_path, str) else f"sqlite:///{self.db_path}", *self.args],
+            env=self.env, stdout=output, stderr=subprocess.STDOUT if self.log_path else subprocess.PIPE)
+        if self.log_path:
+            output.close()  # the child has its own copy
         deadline = time.monotonic() + TIMEOUT
         while True:
             if self.process.poll() is not None:
-                errors = self.process.stderr.read().decode() if self.process.stderr else ""
+                errors = self.process.stderr.read().decode() if self.process.stderr else str(self.log_path)
                 raise RuntimeError(f"server exited: {errors}")
             with contextlib.suppress(OSError), socket.create_connection(("127.0.0.1", self.port), timeout=0.2):
                 return self
             if time.monotonic() > deadline:
                 raise RuntimeError("the server process did not start")
             time.sleep(0.05)
+
+    def _output(self) -> Any:
+        return self.log_path.open("ab") if self.log_path else subprocess.PIPE
 
     def kill(self) -> None:
         assert self.process is not None

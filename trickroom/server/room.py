@@ -824,7 +824,8 @@ class Room:
             password_hash=await asyncio.to_thread(hash_password, password) if password else None)
         row = TableRow(game=game.name, options=dict(game.options), settings=settings.to_json(),
                        seats=[None] * game.players, host=user, banned=[], invited=[], status=WAITING,
-                       seed=seed, decks=decks, owner_node=self.settings.node_id)
+                       seed=seed, decks=decks, owner_node=self.settings.node_id,
+                       lease_until=utcnow() + dt.timedelta(seconds=self.settings.lease_seconds))
         number = await self.store.create_table(row)
         table = Table(services=self, number=number, game_name=game.name, options=dict(game.options),
                       settings=settings, seats=[Seat() for _ in range(game.players)], host=user, seed=seed,

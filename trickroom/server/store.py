@@ -225,7 +225,7 @@ class Store:
         if not force:
             query = query.where(TableRow.status.notin_(("finished", "closed")),
                                 or_(TableRow.owner_node.is_(None), TableRow.owner_node == node_id,
-                                    TableRow.lease_until < now))
+                                    TableRow.lease_until.is_(None), TableRow.lease_until < now))
         async with self.sessions() as s, s.begin():
             result = await s.execute(query.values(owner_node=node_id,
                                                   lease_until=now + dt.timedelta(seconds=lease_seconds)))
@@ -248,7 +248,8 @@ class Store:
         async with self.sessions() as s:
             rows = await s.execute(select(TableRow.id).where(
                 TableRow.status.notin_(("finished", "closed")),
-                or_(TableRow.owner_node.is_(None), TableRow.lease_until < utcnow())).order_by(TableRow.id))
+                or_(TableRow.owner_node.is_(None), TableRow.lease_until.is_(None),
+                    TableRow.lease_until < utcnow())).order_by(TableRow.id))
             return list(rows.scalars())
 
     async def release_table(self, table_id: int, node_id: str) -> None:
