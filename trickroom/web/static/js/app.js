@@ -9,13 +9,14 @@ import { handText, potText, scoresText, secondsLeft, stockText, timeText, trickT
 import { Net } from "./net.js";
 import { Sounds } from "./sound.js";
 import { Speech } from "./speech.js";
+import { onStats, requestStats } from "./stats.js";
 import { newId, saveToken, savePrefs, state } from "./state.js";
 import { getHand, initTableView, renderTable } from "./table_view.js";
 
 const $ = (id) => document.getElementById(id);
 const speech = new Speech($("live-polite"), $("live-assertive"));
 const sounds = new Sounds();
-const net = new Net({ onMessage: (m) => onMessage(m), onStatus: (s, wasOpen) => onStatus(s, wasOpen) });
+const net = new Net({ onMessage: (m) => onMessage(m), onStatus: (s, how) => onStatus(s, how) });
 
 // Game events that stay spoken in "brief" mode; the rest (draws, "has answered"...) are details.
 const ESSENTIAL_EVENTS = new Set(["deal", "hand", "play", "trick", "claim", "hand_end", "match_end", "announced",
@@ -300,17 +301,22 @@ function playCards(cards) {
 // ---------------------------------------------------------------------------------------------------------------
 // Messages from the room
 
-function onStatus(status, wasOpen) {
+// A plain drop says "Connection lost. Reconnecting." and, once back, "Reconnected."; a move to another node
+// (the room's "reconnect", or a restart) is no error: "Moving to another server…", then "Back at the table." when
+// the table's snapshot has come (the missed messages are spoken before it).
+function onStatus(status, { wasOpen, moved }) {
   const conn = $("conn-status");
   if (status === "open") {
     conn.textContent = t("conn.online");
     conn.classList.remove("offline");
     state.reconnecting = wasOpen;
+    state.moving = Boolean(wasOpen && moved);
     return;
   }
   conn.textContent = t("conn.offline");
   conn.classList.add("offline");
   if (status === "lost") speech.say(t("speech.lost"), { channel: "system", assertive: true, always: true });
+  if (status === "moving") speech.say(t("speech.moving"), { channel: "system", assertive: true, always: true });
 }
 
 function login(fields) {
@@ -342,6 +348,7 @@ function sayFrom(m, options) {
 const HANDLERS = {
   hello(m) {
     state.hello = m;
+    net.setNodes(m.nodes);
     if (state.token) login({ token: state.token });
     else show("signin");
   },
@@ -350,16 +357,26 @@ const HANDLERS = {
     state.token = m.token;
     saveToken(m.token);
     if (m.preferences?.lang !== lang()) net.send({ type: "preferences", lang: lang() });
-    if (state.reconnecting) speech.say(t("speech.reconnected"), { channel: "system", assertive: true, always: true });
-    else speech.say(m.text, { channel: "system" });
     const tables = new Set(m.tables || []);
     if (state.table) tables.add(state.table.id);
+    if (state.moving) {
+      // Said when each table's snapshot arrives; with no table, at once.
+      for (const id of tables) state.movedTables.add(id);
+      if (!tables.size) speech.say(t("speech.moved_lobby"), { channel: "system", assertive: true, always: true });
+    } else if (state.reconnecting) {
+      speech.say(t("speech.reconnected"), { channel: "system", assertive: true, always: true });
+    } else speech.say(m.text, { channel: "system" });
     for (const id of tables) {
       if (!state.reconnecting && !(id in state.lastSeq)) state.quietResume.add(id);
       net.send({ type: "resume", table: id, after: state.lastSeq[id] || 0 });
     }
     if (!state.table) show("lobby", { focus: !state.reconnecting });
     state.reconnecting = false;
+    state.moving = false;
+  },
+  // This node is stopping: the close that follows moves to another one (net.js); nothing to say yet.
+  reconnect(m) {
+    net.moveAway(m.nodes);
   },
   lobby(m) {
     state.lobby.users = m.users || [];
@@ -408,6 +425,9 @@ const HANDLERS = {
     if (state.pendingJoin?.table === m.table) state.pendingJoin = null;
     state.lastSeq[m.table] = Math.max(state.lastSeq[m.table] || 0, m.seq || 0);
     state.turnSaid = null;
+    if (state.movedTables.delete(m.table)) {
+      speech.say(t("speech.moved_back"), { channel: "system", assertive: true, always: true });
+    }
     if (state.quietResume.has(m.table)) {
       state.quietResume.delete(m.table);
       speech.say(t("speech.back_at_table", { name: m.info.name }), { channel: "system" });
@@ -509,9 +529,20 @@ const HANDLERS = {
       show("signin", { focus: true });
     }
   },
+  stats(m) {
+    onStats(m, { say: sayStats });
+  },
   ok() {},
   pong() {},
 };
+
+function sayStats(text) {
+  speech.say(text, { channel: "system", always: true });
+}
+
+function openStats() {
+  requestStats({ send: (message) => net.send(message), say: sayStats, newId });
+}
 
 // ---------------------------------------------------------------------------------------------------------------
 // Keys and the menu
@@ -557,6 +588,7 @@ function commands() {
       { key: "E", label: t("key.chat"), run: focusChat },
       { key: "U", label: t("key.online"), run: () => speech.review(t("online.list", {
         names: state.lobby.users.map((u) => u.name).join(", ") })) },
+      { key: "S", label: t("key.stats"), run: openStats },
       { key: "F5", label: t("key.refresh"), run: () => net.send({ type: "lobby" }), menuOnly: true },
       ...general,
       { key: "", label: t("key.logout"), run: logout },
@@ -750,6 +782,7 @@ function wire() {
   $("signin-lang").addEventListener("change", (event) => setLanguage(event.target.value));
   $("create-button").addEventListener("click", () => openTableDialog("create", { onCreate: createTable, say: (text) => speech.review(text) }));
   $("refresh-button").addEventListener("click", () => net.send({ type: "lobby" }));
+  $("stats-button").addEventListener("click", openStats);
   $("logout-button").addEventListener("click", logout);
   $("settings-button").addEventListener("click", () => openSettings({ onChange: onPrefsChange }));
   $("help-button").addEventListener("click", openHelp);

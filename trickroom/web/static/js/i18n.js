@@ -291,6 +291,16 @@ const STRINGS = {
     "online.list": "Online: {names}.",
     "conn.online": "Connected",
     "conn.offline": "Reconnecting",
+    // Moving to another node, statistics
+    "speech.moving": "Moving to another server…",
+    "speech.moved_back": "Back at the table.",
+    "speech.moved_lobby": "Back in the lobby.",
+    "lobby.stats": "Statistics",
+    "key.stats": "Your statistics",
+    "stats.title": "Your statistics",
+    "stats.line": "{game}: {played} played, {won} won, rating {rating}.",
+    "stats.none": "No games yet: statistics count finished games with at least two people at the table.",
+    "stats.guest": "Statistics need an account: log out, then create one on the sign-in screen.",
   },
   ru: {
     "app.title": "trickroom",
@@ -569,6 +579,16 @@ const STRINGS = {
     "online.list": "В клубе: {names}.",
     "conn.online": "На связи",
     "conn.offline": "Переподключение",
+    // Переход на другой сервер, статистика
+    "speech.moving": "Переход на другой сервер…",
+    "speech.moved_back": "Снова за столом.",
+    "speech.moved_lobby": "Снова в лобби.",
+    "lobby.stats": "Статистика",
+    "key.stats": "Ваша статистика",
+    "stats.title": "Ваша статистика",
+    "stats.line": "{game}: сыграно {played}, выиграно {won}, рейтинг {rating}.",
+    "stats.none": "Игр пока нет: статистика учитывает законченные игры, где за столом было не меньше двух человек.",
+    "stats.guest": "Статистика ведётся только для учётных записей: выйдите и создайте учётную запись на экране входа.",
   },
 };
 

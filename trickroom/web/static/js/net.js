@@ -1,32 +1,76 @@
-// The websocket to the room, reconnecting on its own after a drop (1 s, 2 s, 4 s ... up to 10 s between tries).
-// Resuming the tables (login with the token, then "resume" with the last seq) is the app's job: it is told
-// through onStatus("open" | "lost" | "retrying").
+// The websocket to the room, reconnecting on its own after a drop. Resuming the tables (login with the token,
+// then "resume" with the last seq) is the app's job: it is told through onStatus(status, {wasOpen, moved}) with
+// status "open", "lost" (a drop), "moving" (the node is stopping: its "reconnect" message, or close code 1012)
+// or "retrying" (another try failed).
+//
+// Where to reconnect: a room may run on several nodes (docs/protocol.md, "Several nodes"). The addresses tried,
+// in turn, are those of the room's "reconnect" message when moving (then the page's own origin, which behind a
+// load balancer reaches any live node); after a plain drop, the address just lost first, then every node of
+// hello.nodes, then the origin. After each full round the pause grows: 1, 2, 4 ... 10 s (a move starts at once).
 
 const PING_EVERY_MS = 25000;
+const BETWEEN_ADDRESSES_MS = 250;
+const SERVICE_RESTART = 1012; // websocket close code: the server is restarting or handing over
 
 export class Net {
   constructor({ onMessage, onStatus }) {
     this.onMessage = onMessage;
     this.onStatus = onStatus;
     this.ws = null;
-    this.attempt = 0;
+    this.address = null; // the address of the current socket
+    this.attempt = 0; // tries since the last open socket closed
     this.wasOpen = false;
     this.pingTimer = null;
     this.retryTimer = null;
+    this.nodes = []; // hello.nodes: every live node's address
+    this.moveTo = null; // the addresses of the room's "reconnect" message, until the socket closes
+    this.moving = false; // this round of tries follows a node's "reconnect" (or close code 1012)
+    this.candidates = [];
   }
 
-  url() {
+  originAddress() {
     const scheme = location.protocol === "https:" ? "wss:" : "ws:";
     return `${scheme}//${location.host}/ws`;
   }
 
-  connect() {
+  // The room's hello lists its live nodes.
+  setNodes(nodes) {
+    this.nodes = Array.isArray(nodes) ? nodes.filter((n) => typeof n === "string") : [];
+  }
+
+  // The room's "reconnect": this node is stopping; the close that follows starts a move to one of these.
+  moveAway(nodes) {
+    this.moveTo = Array.isArray(nodes) ? nodes.filter((n) => typeof n === "string") : [];
+  }
+
+  // Addresses to try in turn, without repeats; a page served over https cannot open a plain ws: socket.
+  candidateList(moving) {
+    const origin = this.originAddress();
+    const list = moving ? [...(this.moveTo || []), ...this.nodes, origin]
+      : [this.address || origin, ...this.nodes, origin];
+    const usable = list.filter((a) => location.protocol !== "https:" || a.startsWith("wss:"));
+    return [...new Set(usable.length ? usable : [origin])];
+  }
+
+  connect(address = this.originAddress()) {
     clearTimeout(this.retryTimer);
-    const ws = new WebSocket(this.url());
+    this.address = address;
+    let ws;
+    try {
+      ws = new WebSocket(address);
+    } catch {
+      // A malformed address in a node list: count it as a failed try.
+      this.ws = null;
+      this.scheduleRetry({ code: 1006 });
+      return;
+    }
     this.ws = ws;
     ws.addEventListener("open", () => {
+      const moved = this.moving;
       this.attempt = 0;
-      this.onStatus("open", this.wasOpen);
+      this.moving = false;
+      this.moveTo = null;
+      this.onStatus("open", { wasOpen: this.wasOpen, moved });
       this.wasOpen = true;
       clearInterval(this.pingTimer);
       this.pingTimer = setInterval(() => this.send({ type: "ping" }), PING_EVERY_MS);
@@ -40,14 +84,32 @@ export class Net {
       }
       this.onMessage(message);
     });
-    ws.addEventListener("close", () => {
+    ws.addEventListener("close", (event) => {
       if (this.ws !== ws) return;
-      clearInterval(this.pingTimer);
-      this.onStatus(this.attempt === 0 ? "lost" : "retrying", this.wasOpen);
-      const delay = Math.min(10000, 1000 * 2 ** this.attempt);
-      this.attempt += 1;
-      this.retryTimer = setTimeout(() => this.connect(), delay);
+      this.scheduleRetry(event);
     });
+  }
+
+  scheduleRetry(event) {
+    clearInterval(this.pingTimer);
+    if (this.attempt === 0) {
+      // The socket that was open (or the very first one) has closed: decide where to go this time.
+      this.moving = this.moveTo !== null || event.code === SERVICE_RESTART;
+      this.candidates = this.candidateList(this.moving);
+      this.onStatus(this.moving ? "moving" : "lost", { wasOpen: this.wasOpen, moved: false });
+    } else {
+      this.onStatus("retrying", { wasOpen: this.wasOpen, moved: false });
+    }
+    const count = this.candidates.length;
+    const index = this.attempt % count;
+    const round = Math.floor(this.attempt / count);
+    let delay;
+    if (index !== 0) delay = BETWEEN_ADDRESSES_MS;
+    else if (this.moving) delay = round === 0 ? 0 : Math.min(10000, 500 * 2 ** (round - 1));
+    else delay = Math.min(10000, 1000 * 2 ** round);
+    const address = this.candidates[index];
+    this.attempt += 1;
+    this.retryTimer = setTimeout(() => this.connect(address), delay);
   }
 
   get open() {

@@ -59,10 +59,13 @@ export const state = {
   table: null, // {id, info, you, view, legal, to_act, deadline, standings}
   lastSeq: {}, // table id -> last journal seq received
   reconnecting: false,
+  moving: false, // the connection just opened is a move to another node (or the same one, restarted)
+  movedTables: new Set(), // tables resumed after a move: "Back at the table." when their snapshot comes
   quietResume: new Set(), // tables being resumed after a page load: missed messages go to history only
   pendingSit: null, // table id to sit at once its snapshot arrives
   pendingJoin: null, // {id, table, sit, name}: a watch sent with a password, asked again if it is wrong
   invitedTables: new Set(), // tables this player was invited to: no password asked
+  pendingStats: null, // the id of the statistics view's "stats" request
   nextId: 1,
 };
 
