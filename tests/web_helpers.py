@@ -159,6 +159,13 @@ def my_turn(table: dict[str, Any] | None) -> bool:
     return seat in (table.get("to_act") or []) and any(a != "claim" for a in table.get("legal") or [])
 
 
+def hand_cards_of(page: Page) -> list[str]:
+    """The card codes of the hand listbox, in the order the arrow keys go through them."""
+    cards: list[str] = page.evaluate("[...document.querySelectorAll('#hand-list [role=option]')]"
+                                     ".map(o => o.dataset.card)")
+    return cards
+
+
 def run_axe(page: Page) -> list[dict[str, Any]]:
     if not page.evaluate("typeof window.axe !== 'undefined'"):
         page.add_script_tag(path=str(AXE))
