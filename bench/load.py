@@ -139,6 +139,7 @@ class Stats:
     errors: Counter[str] = field(default_factory=Counter)
     setup_errors: Counter[str] = field(default_factory=Counter)  # before the measured play (tables being seated)
     measuring: bool = False  # only count once every table is playing
+    memory: list[float] = field(default_factory=list)  # server MB, each minute of play and at the end
 
 
 class Client:
@@ -170,22 +171,29 @@ class Client:
 
     async def request(self, message: Message) -> Message:
         """Send ``message`` with an id; the reply that carries it back. An ``internal`` error (the server could
-        not write to its database) is counted and the message sent again, up to 5 times; other errors raise."""
+        not write to its database) or no reply within 30 s is counted and the message sent again, up to 5 times
+        (the setup messages are safe to repeat: sitting in your own seat again only sends a snapshot)."""
         assert self.ws is not None
+        problem = "no reply"
         for _ in range(5):
             self.next_id += 1
             message["id"] = self.next_id
             future: asyncio.Future[Message] = asyncio.get_running_loop().create_future()
             self.replies[self.next_id] = future
             await self.ws.send(json.dumps(message))
-            reply = await asyncio.wait_for(future, 120)
+            try:
+                reply = await asyncio.wait_for(future, 30)
+            except TimeoutError:
+                self.stats.setup_errors[f"{message['type']}: no reply in 30 s"] += 1
+                continue
             if reply["type"] != "error":
                 return reply
+            problem = f"{reply.get('code')} {reply.get('text')}"
             if reply.get("code") != "internal":
                 break
             self.stats.setup_errors[f"{message['type']}: internal"] += 1
             await asyncio.sleep(1)
-        raise RuntimeError(f"{self.name}: {message['type']} refused: {reply.get('code')} {reply.get('text')}")
+        raise RuntimeError(f"{self.name}: {message['type']} refused: {problem}")
 
     async def read(self) -> None:
         assert self.ws is not None
@@ -341,11 +349,17 @@ def latency_line(label: str, values: list[float]) -> str:
 
 
 async def measure(server: Server, stats: Stats, seconds: float, max_actions: int) -> tuple[float, float, float]:
-    """Let the clients play; return the elapsed time, the server's mean CPU share and the client's."""
+    """Let the clients play; return the elapsed time, the server's mean CPU share and the client's.
+    The server's memory is sampled every minute into ``stats.memory``."""
     stats.measuring = True
     cpu0, own0, start = server.cpu_seconds(), time.process_time(), time.perf_counter()
+    next_sample = start
     while time.perf_counter() - start < seconds and stats.actions < max_actions:
+        if time.perf_counter() >= next_sample:
+            stats.memory.append(server.memory_mb())
+            next_sample += 60
         await asyncio.sleep(0.25)
+    stats.memory.append(server.memory_mb())
     stats.measuring = False
     elapsed = time.perf_counter() - start
     return elapsed, (server.cpu_seconds() - cpu0) / elapsed, (time.process_time() - own0) / elapsed
@@ -383,6 +397,8 @@ async def play_scenario(n: int, seconds: float, max_actions: int) -> None:
             print(f"  server CPU {server_cpu * 100:.0f}% of one core; load generator CPU {client_cpu * 100:.0f}%")
             print(f"  server memory: {memory_idle:.0f} MB idle, {memory_start:.0f} MB when all were seated, "
                   f"{memory_end:.0f} MB at the end")
+            if len(stats.memory) > 2:
+                print(f"  server memory each minute of play (MB): {' '.join(f'{m:.0f}' for m in stats.memory)}")
         finally:
             server.stop(f"play-{n}")
 
