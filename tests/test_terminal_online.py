@@ -12,6 +12,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from server_helpers import AutoPlayer, Client, ProcessServer
 from test_terminal import ROOT, TIMEOUT, Driver, actions_of, cards_in, is_actions
 
 
@@ -85,3 +86,82 @@ def test_join_a_room_create_a_table_and_play_a_hand_against_a_bot(room: str) -> 
     assert "Hand 1 is over. Tricks: Tess " in text
     assert "The game is over." in text
     assert driver.lines[-1].startswith("Final standings: 1. ")
+
+
+# --- A room that stops and comes back; statistics ------------------------------------------------------------
+
+
+@pytest.fixture
+def restartable(tmp_path: Path) -> Iterator[ProcessServer]:
+    """A single-node room (SQLite): SIGTERM closes every socket with code 1012, as a node of several does after
+    its ``reconnect`` message; started again on the same port, it restores its tables (seq numbers 1000 ahead)."""
+    server = ProcessServer(tmp_path / "room.sqlite3")
+    server.log_path = tmp_path / "serve.log"
+    server.start()
+    yield server
+    server.stop()
+
+
+def play_until_end(driver: Driver, line: str | None) -> None:
+    """Answer every prompt with pass or the first play, up to the final standings."""
+    while line is not None and not line.startswith("Final standings"):
+        actions = actions_of(line)
+        driver.type("p" if "pass" in actions else next(a for a in actions if a.startswith("play")).lower())
+        line = driver.until(lambda text: is_actions(text) or text.startswith("Final standings"))
+    assert line is not None
+
+
+def test_the_room_restarts_mid_hand_and_the_terminal_moves_and_resumes(restartable: ProcessServer) -> None:
+    driver = Driver("--server", restartable.url, "--name", "Mira", "--create", "bura", "--players", "2",
+                    "--scoring", "points", "--hand-limit", "1", "--bots", "random")
+    first = driver.until(is_actions)
+    assert first is not None
+    restartable.stop()
+    assert driver.until(lambda text: text.startswith("Moving")) == "Moving to another server…"
+    restartable.start()
+    assert driver.until(lambda text: text.startswith("Back at")) == "Back at the table."
+    # The same decision is asked again after the resume, and the game goes on to its end.
+    again = driver.until(is_actions)
+    assert again is not None and actions_of(again) == actions_of(first)
+    play_until_end(driver, again)
+    assert driver.close() == 0
+    after = driver.lines[driver.lines.index("Moving to another server…"):]
+    assert "Mira is back." in after  # the restored table saw her come back: the message after the seq jump
+    assert not any(text.startswith(("Connection lost", "The server closed")) for text in driver.lines)
+    assert sum(1 for text in driver.lines if text == "The game begins.") == 1  # nothing printed twice
+    assert "The game is over." in driver.lines
+
+
+def test_stats_command_for_a_guest_and_for_an_account(restartable: ProcessServer) -> None:
+    account, guest = Client(restartable.url), Client(restartable.url)
+    try:
+        account.request(type="register", username="tomas", password="secret-77")
+        guest.login_guest("Gleb")
+        table = account.request(type="create", game="bura",
+                                options={"players": 2, "scoring": "points", "hand_limit": 1})["table"]
+        account.request(type="sit", table=table, seat=0)
+        guest.request(type="sit", table=table, seat=1)
+        account.request(type="start", table=table)
+        players = [AutoPlayer(account, table, 0, 51, finished).start(),
+                   AutoPlayer(guest, table, 1, 52, finished).start()]
+        for player in players:
+            player.join()
+        figures = account.request(type="stats")["games"]["bura"]
+    finally:
+        account.close()
+        guest.close()
+
+    driver = Driver("--server", restartable.url, "--name", "Vlad")
+    driver.until(lambda text: text.startswith("Type join"))
+    driver.type("stats")
+    assert driver.until(lambda text: text.startswith("Statistics")) == (
+        "Statistics need an account; type stats and a player's name to see theirs.")
+    driver.type("stats tomas")
+    assert driver.until(lambda text: text.startswith("Statistics of")) == "Statistics of tomas:"
+    assert driver.next_line() == (f"Bura: 1 played, {figures['won']} won, rating {figures['rating']:.1f}.")
+    driver.type("quit")
+    assert driver.close() == 0
+
+
+def finished(message: dict[str, object]) -> bool:
+    return message.get("type") == "table_event" and message.get("kind") == "finished"

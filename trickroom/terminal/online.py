@@ -7,6 +7,13 @@ the last ``view`` and ``legal`` for the information commands, and sends what the
 
 The websocket is read on the main thread; stdin is read on a helper thread that hands lines over through a
 queue, so the room's messages are printed while the player is typing.
+
+When the connection closes, the client goes on elsewhere (docs/protocol.md, "Several nodes"): after the room's
+``reconnect`` message (or close code 1012, a restart) it says it is moving and tries the addresses that message
+listed, then ``hello.nodes``, then the address it started with; after a plain drop, the same address first. It
+logs in again with its session token and sends ``resume`` with the last table ``seq`` it saw: the missed
+messages are printed, journal messages seen already are not, and numbers jumping ahead after a move are fine.
+``stats [NAME]`` prints a player's games played and won and rating, one line per game.
 """
 
 from __future__ import annotations
@@ -14,10 +21,11 @@ from __future__ import annotations
 import json
 import queue
 import threading
+import time
 from collections.abc import Sequence
 from typing import Any
 
-from websockets.exceptions import ConnectionClosed
+from websockets.exceptions import ConnectionClosed, WebSocketException
 from websockets.sync.client import ClientConnection, connect
 
 from trickroom.terminal.commands import Act, Empty, Info, Other, Problem, Quit, parse, unknown
@@ -29,7 +37,10 @@ from trickroom.terminal.text import say
 
 Message = dict[str, Any]
 POLL_SECONDS = 0.05
-ONLINE_WORDS = ("tables", "join", "create", "start", "bot", "leave", "say")
+ONLINE_WORDS = ("tables", "join", "create", "start", "bot", "leave", "say", "stats")
+JOURNAL_TYPES = ("event", "table_event", "chat")  # table messages numbered by the table's journal
+SERVICE_RESTART = 1012  # websocket close code: the server is restarting or handing its tables over
+RECONNECT_SECONDS = 60.0  # how long to keep trying before giving up
 
 
 class OnlineClient(Session):
@@ -57,6 +68,14 @@ class OnlineClient(Session):
         self.next_id = 0
         self.lines: queue.Queue[str | None] = queue.Queue()
         self.ws: ClientConnection | None = None
+        self.address = url  # the address of the current connection
+        self.token: str | None = None  # the session token, to log in again after a drop
+        self.nodes: list[str] = []  # hello.nodes: every live node's address
+        self.move_to: list[str] | None = None  # the room's "reconnect" addresses, until the connection closes
+        self.resuming = False  # logged in again after a drop: resume tables instead of creating or joining
+        self.moved_tables: set[str] = set()  # tables to say "Back at the table." for when their snapshot comes
+        self.last_seq: dict[str, int] = {}  # table id -> last journal seq received
+        self.game_titles: dict[str, dict[str, str]] = {}
 
     # Session state
 
@@ -79,12 +98,45 @@ class OnlineClient(Session):
             self.say(say("connect_failed", self.lang, url=self.url, reason=exc), remember=False)
             return 1
         threading.Thread(target=self.read_lines, daemon=True, name="stdin").start()
-        try:
-            with self.ws:
-                return self.loop(self.ws)
-        except ConnectionClosed:
-            self.say(say("closed", self.lang), remember=False)
-            return 1
+        while True:
+            try:
+                with self.ws:
+                    return self.loop(self.ws)
+            except ConnectionClosed as closed:
+                code = closed.rcvd.code if closed.rcvd is not None else None
+                ws = self.reconnect(moving=self.move_to is not None or code == SERVICE_RESTART)
+                if ws is None:
+                    self.say(say("closed", self.lang), remember=False)
+                    return 1
+                self.ws = ws
+
+    def candidates(self, moving: bool) -> list[str]:
+        """The addresses to try in turn, without repeats."""
+        first = [*(self.move_to or [])] if moving else [self.address]
+        return list(dict.fromkeys([*first, *self.nodes, self.url]))
+
+    def reconnect(self, moving: bool) -> ClientConnection | None:
+        """Connect again (to another node when moving), pausing longer after each round of addresses."""
+        self.say(say("moving" if moving else "lost", self.lang), remember=False)
+        addresses = self.candidates(moving)
+        self.move_to = None
+        self.prompted = None  # the room asks again after the resume: show the prompt again
+        deadline = time.monotonic() + RECONNECT_SECONDS
+        pause = 0.0 if moving else 1.0
+        while time.monotonic() < deadline:
+            time.sleep(pause)
+            for index, address in enumerate(addresses):
+                if index:
+                    time.sleep(0.25)
+                try:
+                    ws = connect(address, open_timeout=5)
+                except (OSError, TimeoutError, WebSocketException, ValueError):
+                    continue
+                self.address = address
+                self.resuming = self.token is not None  # logged in before: log in again and resume
+                return ws
+            pause = min(5.0, max(0.5, pause * 2))
+        return None
 
     def read_lines(self) -> None:
         while True:
@@ -122,6 +174,12 @@ class OnlineClient(Session):
     def receive(self, msg: Message) -> None:
         kind = msg.get("type")
         text = msg.get("text") or ""
+        table, seq = msg.get("table"), msg.get("seq")
+        if isinstance(table, str) and isinstance(seq, int) and kind in JOURNAL_TYPES:
+            # A journal message seen already (a resume overlapping what arrived live) is not printed twice.
+            if seq <= self.last_seq.get(table, 0):
+                return
+            self.last_seq[table] = seq
         handler = getattr(self, f"on_{kind}", None)
         if handler is not None:
             handler(msg)
@@ -129,10 +187,29 @@ class OnlineClient(Session):
             self.say(text)
 
     def on_hello(self, msg: Message) -> None:
-        self.send({"type": "login", "nickname": self.nickname, "lang": self.lang, "protocol": 1})
+        self.nodes = [n for n in msg.get("nodes") or [] if isinstance(n, str)]
+        self.game_titles = {g["name"]: g.get("title") or {} for g in msg.get("games") or []}
+        if self.token and self.resuming:
+            self.send({"type": "login", "token": self.token, "lang": self.lang, "protocol": 1})
+        else:
+            self.send({"type": "login", "nickname": self.nickname, "lang": self.lang, "protocol": 1})
+
+    def on_reconnect(self, msg: Message) -> None:
+        """This node is stopping: the connection closes next, and the client moves to one of these."""
+        self.move_to = [n for n in msg.get("nodes") or [] if isinstance(n, str)]
 
     def on_welcome(self, msg: Message) -> None:
         self.user_id = msg["user"]["id"]
+        self.token = msg.get("token") or self.token
+        if self.resuming:
+            self.resuming = False
+            tables = dict.fromkeys([*(msg.get("tables") or []), *([self.table] if self.table else [])])
+            for table in tables:
+                self.moved_tables.add(table)
+                self.send({"type": "resume", "table": table, "after": self.last_seq.get(table, 0)})
+            if not tables:
+                self.say(say("reconnected", self.lang), remember=False)
+            return
         self.say(msg.get("text", ""))
         if self.want_create:
             self.send({"type": "create", "game": self.want_create, "options": self.create_options})
@@ -152,6 +229,11 @@ class OnlineClient(Session):
     def on_snapshot(self, msg: Message) -> None:
         first = self.table != msg["table"]
         self.table = msg["table"]
+        if isinstance(msg.get("seq"), int):
+            self.last_seq[self.table] = max(self.last_seq.get(self.table, 0), msg["seq"])
+        if self.table in self.moved_tables:
+            self.moved_tables.discard(self.table)
+            self.say(say("back_at_table", self.lang), remember=False)
         self.set_info(msg["info"])
         you = msg.get("you") or {}
         self.host = bool(you.get("host"))
@@ -253,6 +335,26 @@ class OnlineClient(Session):
     def on_ok(self, msg: Message) -> None:
         return
 
+    def on_stats(self, msg: Message) -> None:
+        user = msg.get("user") or {}
+        games: dict[str, Message] = msg.get("games") or {}
+        mine = user.get("id") == self.user_id
+        if user.get("guest"):
+            self.say(say("stats_guest_you" if mine else "stats_guest", self.lang, name=user.get("name", "")),
+                     remember=False)
+            return
+        self.say(say("stats_you" if mine else "stats_of", self.lang, name=user.get("name", "")), remember=False)
+        if not games:
+            self.say(say("stats_none", self.lang), remember=False)
+        order = list(self.game_titles)
+        for name in sorted(games, key=lambda g: (order.index(g) if g in order else len(order), g)):
+            title = self.game_titles.get(name, {})
+            figures = games[name]
+            rating = f"{float(figures.get('rating', 0.0)):.1f}"
+            self.say(say("stats_line", self.lang, game=title.get(self.lang) or title.get("en") or name,
+                         played=figures.get("played", 0), won=figures.get("won", 0),
+                         rating=rating.replace(".", ",") if self.lang == "ru" else rating), remember=False)
+
     def on_pong(self, msg: Message) -> None:
         return
 
@@ -286,6 +388,8 @@ class OnlineClient(Session):
             self.send({"type": "watch", "table": rest[0]})
         elif word == "create" and rest:
             self.send({"type": "create", "game": rest[0].lower(), "options": {}})
+        elif word == "stats":
+            self.send({"type": "stats", **({"user": " ".join(rest)} if rest else {})})
         elif word == "say" and rest and self.table:
             self.send({"type": "chat", "table": self.table, "message": " ".join(rest)})
         elif word in ("start", "bot", "leave") and not self.table:
