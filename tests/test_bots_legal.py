@@ -49,8 +49,8 @@ def test_bura_bots_play_only_legal_moves(players: int) -> None:
     checked = 0
     for round_number in range(8):
         levels = [LEVELS[(s + round_number) % len(LEVELS)] for s in range(players)]
-        checked += play_hands("bura", {"players": players}, levels, hands=8, seed=100 * players + round_number)
-    assert checked > 500
+        checked += play_hands("bura", {"players": players}, levels, hands=16, seed=100 * players + round_number)
+    assert checked > 1000
 
 
 @pytest.mark.parametrize("preset", ["classic", "moscow"])
@@ -66,8 +66,8 @@ def test_mpourloto_bots_play_only_legal_moves(relief: bool) -> None:
     checked = 0
     for round_number in range(8):
         levels = [LEVELS[(s + round_number) % len(LEVELS)] for s in range(4)]
-        checked += play_hands("mpourloto", {"partner_relief": relief}, levels, hands=6, seed=50 + round_number)
-    assert checked > 1500
+        checked += play_hands("mpourloto", {"partner_relief": relief}, levels, hands=12, seed=50 + round_number)
+    assert checked > 3000
 
 
 def test_an_illegal_action_is_refused_by_the_engine() -> None:

@@ -58,3 +58,39 @@ def test_ismcts_seat_bot_plays_legal_moves_in_bura() -> None:
         action = chooser.choose(game, seat, match.view(seat), events_for(match.events, seat), legal)
         assert action in legal
         match.apply(seat, action)
+
+
+def test_ismcts_seat_bot_answers_in_an_announcement_pause_after_others() -> None:
+    """A seat that answers after others (their answers secret) gets a sampled state in which it is to act."""
+    from trickroom.bots import make_bot, off_turn_action
+
+    game = load_game("bura", players=3)
+    rng = random.Random(4)
+    found = 0
+    for seed in range(300):
+        match = game.new_match(seed=seed)
+        bots = [make_bot("normal", seed=s) for s in range(3)]
+        while not match.hand_results and found < 3:
+            claimed = False
+            for other in range(3):
+                legal = match.legal_actions(other)
+                if other != match.to_act[0] and off_turn_action(bots[other], game, other, match.view(other),
+                                                                events_for(match.events, other), legal):
+                    match.apply(other, "claim")
+                    claimed = True
+                    break
+            if claimed:
+                continue
+            seat = match.to_act[0]
+            view = match.view(seat)
+            legal = match.legal_actions(seat)
+            if view["phase"] == "announce" and view["answered"] and any(a.startswith("announce") for a in legal):
+                bot = openspiel.ISMCTSSeatBot(game, seed=seed, budget=0.02)
+                state = bot.spiel_game.state_for_seat(view, events_for(match.events, seat), rng)
+                assert state.current_player() == seat
+                assert bot.choose(game, seat, view, events_for(match.events, seat), legal) in legal
+                found += 1
+            match.apply(seat, bots[seat].choose(game, seat, view, events_for(match.events, seat), legal))
+        if found >= 3:
+            break
+    assert found == 3

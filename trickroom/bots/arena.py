@@ -160,8 +160,8 @@ def play_deck(game_name: str, options: dict[str, Any], specs: Sequence[SeatSpec]
         match = game.new_match(seed=bot_seed(seed, deck_index, rotation, 7), decks=[deck])
         try:
             play_one_hand(game, match, bots, roles, role_at)
-        except (IllegalAction, RuntimeError) as error:
-            result.errors.append(f"deck {deck_index} rotation {rotation}: {error}")
+        except Exception as error:  # one broken hand must not end a long run: it is reported, and the run fails
+            result.errors.append(f"deck {deck_index} rotation {rotation}: {type(error).__name__}: {error}")
             continue
         hand = next(h for h in match.hand_results if h.get("reason") != "redeal")
         _score_hand(game_name, hand, roles, role_at, result)

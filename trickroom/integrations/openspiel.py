@@ -160,6 +160,11 @@ def _determinize(game: Game, view: dict[str, Any], events: Sequence[Event], rng:
         from trickroom.bots.bura.memory import sample_hidden as sample_bura
 
         hidden = sample_bura(remember_bura(view, events), rng)
+        if hidden is not None and view["phase"] == "announce":
+            # Who already answered in this announcement pause is public, what they answered is secret until all
+            # have: they passed in the sampled world (always a consistent answer), so that the seat to act is
+            # the same as at the real table.
+            hidden["answers"] = {s: "pass" for s in view["answered"] if s != view["seat"]}
     else:
         from trickroom.bots.mpourloto.memory import remember as remember_mp
         from trickroom.bots.mpourloto.memory import sample_hidden as sample_mp
@@ -361,6 +366,8 @@ class ISMCTSSeatBot:
         if len(choices) == 1:
             return choices[0]
         state = self.spiel_game.state_for_seat(view, events, self.rng)
+        if state.current_player() != seat:
+            raise ValueError(f"the sampled state waits for seat {state.current_player()}, not {seat}")
         per_simulation = _SECONDS_PER_SIMULATION.get(self.speed_key, 0.002)
         simulations = max(8, int(self.budget / per_simulation))
         started = time.perf_counter()
@@ -369,4 +376,7 @@ class ISMCTSSeatBot:
         measured = elapsed / simulations
         _SECONDS_PER_SIMULATION[self.speed_key] = 0.5 * per_simulation + 0.5 * measured
         wanted = ACTION_NAMES[game.name][action]
-        return next(a for a in choices if _key(a) == wanted)
+        chosen = next((a for a in choices if _key(a) == wanted), None)
+        if chosen is None:
+            raise ValueError(f"ISMCTS chose {wanted!r}, which is not legal for seat {seat}: {choices}")
+        return chosen
