@@ -313,8 +313,10 @@ async def keep_playing(members: list[Client], game: str, options: dict[str, Any]
         await members[0].finished.wait()
         if stop.is_set():
             return
-        for member in members:
+        for member in members:  # leave the finished table, as people do, so that the room may close it
             member.playing = False
+            with contextlib.suppress(RuntimeError):
+                await member.request({"type": "leave", "table": member.table})
         await seat_group(members, game, options, play=True)
 
 
