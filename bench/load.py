@@ -34,11 +34,14 @@ import contextlib
 import json
 import os
 import random
+import secrets
+import signal
 import socket
 import subprocess
 import sys
 import tempfile
 import time
+import urllib.parse
 import urllib.request
 from collections import Counter
 from dataclasses import dataclass, field
@@ -66,26 +69,36 @@ def free_port() -> int:
 
 
 class Server:
-    """``trickroom serve`` in a subprocess with a fresh SQLite file; CPU and memory read from /proc."""
+    """One ``trickroom serve`` in a subprocess; CPU and memory read from /proc.
 
-    def __init__(self, workdir: Path) -> None:
+    ``database`` is its ``--db`` URL; ``settings`` are extra lines for its settings file (a PostgreSQL schema, a
+    Redis prefix); ``args`` are extra flags (``--redis``, ``--node-id``). Call ``wait_ready`` before use, so that
+    several nodes start side by side."""
+
+    def __init__(self, workdir: Path, database: str, label: str = "server", settings: str = "",
+                 args: tuple[str, ...] = ()) -> None:
+        self.label = label
         self.port = free_port()
-        config = workdir / "load.env"
-        config.write_text(SERVER_SETTINGS, encoding="utf-8")
-        self.db = workdir / "load.sqlite3"
+        config = workdir / f"{label}.env"
+        config.write_text(SERVER_SETTINGS + settings, encoding="utf-8")
         command = [sys.executable, "-m", "trickroom", "serve", "--host", "127.0.0.1", "--port", str(self.port),
-                   "--db", f"sqlite:///{self.db}", "--config", str(config), "--log-level", "warning"]
-        self.log = open(workdir / "server.log", "wb")  # noqa: SIM115  (closed in stop)
-        self.process = subprocess.Popen(command, cwd=workdir, stdout=self.log, stderr=subprocess.STDOUT)
+                   "--db", database, "--config", str(config), "--log-level", "warning", *args]
+        # The settings file decides: TRICKROOM_* variables of the caller's environment would override it.
+        env = {key: value for key, value in os.environ.items() if not key.upper().startswith("TRICKROOM_")}
+        self.log_path = workdir / f"{label}.log"
+        self.log = open(self.log_path, "wb")  # noqa: SIM115  (closed in stop)
+        self.process = subprocess.Popen(command, cwd=workdir, env=env, stdout=self.log, stderr=subprocess.STDOUT)
         self.ticks = os.sysconf("SC_CLK_TCK")
-        deadline = time.monotonic() + 30
+
+    def wait_ready(self, timeout: float = 60) -> None:
+        deadline = time.monotonic() + timeout
         while True:
             try:
                 with urllib.request.urlopen(f"http://127.0.0.1:{self.port}/health", timeout=1):
-                    break
+                    return
             except OSError:
                 if self.process.poll() is not None or time.monotonic() > deadline:
-                    raise SystemExit(f"the server did not start; see {workdir / 'server.log'}") from None
+                    raise SystemExit(f"{self.label} did not start; see {self.log_path}") from None
                 time.sleep(0.1)
 
     @property
@@ -113,8 +126,10 @@ class Server:
         return total
 
     def stop(self, label: str) -> None:
-        """Stop the server; keep its log beside the temporary directory and name the first error in it."""
-        self.process.terminate()
+        """Stop the server; keep its log beside the temporary directory and name the first error in it.
+        SIGINT, not SIGTERM: a node of several would first hand its tables over to nodes that are stopping too."""
+        if self.process.poll() is None:
+            self.process.send_signal(signal.SIGINT)
         try:
             self.process.wait(timeout=20)
         except subprocess.TimeoutExpired:
@@ -122,11 +137,98 @@ class Server:
             self.process.wait()
         self.log.close()
         kept = Path(tempfile.gettempdir()) / f"trickroom-load-{label}.log"
-        text = Path(self.log.name).read_text(encoding="utf-8", errors="replace")
+        text = self.log_path.read_text(encoding="utf-8", errors="replace")
         kept.write_text(text, encoding="utf-8")
         problems = [line for line in text.splitlines() if line.startswith(("ERROR", "CRITICAL")) or "Error:" in line]
         if problems:
-            print(f"  server log ({kept}): {len(problems)} error lines; first: {problems[0][:200]}")
+            print(f"  {self.label} log ({kept}): {len(problems)} error lines; first: {problems[0][:200]}")
+
+
+def loopback_only(url: str) -> str:
+    host = urllib.parse.urlsplit(url).hostname
+    if host not in ("127.0.0.1", "localhost", "::1"):
+        raise SystemExit(f"{url}: this benchmark only talks to loopback addresses")
+    return url
+
+
+class Deployment:
+    """The room under test, started by ``start`` and removed by ``stop`` (call it in a ``finally``).
+
+    ``sqlite``: one node on a fresh SQLite file. ``postgres``: one node alone (no Redis) in a fresh PostgreSQL
+    schema. ``nodes`` > 1: that many nodes in a fresh schema, sharing a fresh Redis key prefix. ``stop`` stops
+    the processes, drops the schema and deletes the prefix's Redis keys."""
+
+    def __init__(self, kind: str, nodes: int, postgres: str, redis_url: str) -> None:
+        self.kind, self.count, self.postgres, self.redis_url = kind, nodes, postgres, redis_url
+        token = secrets.token_hex(4)
+        self.schema = f"trickroom_load_{token}"  # recognisable, should a SIGKILLed run leave one behind
+        self.prefix = f"trickroom_load_{token}:"
+        self.servers: list[Server] = []
+        self.workdir: tempfile.TemporaryDirectory[str] | None = None
+        self.created_schema = False
+
+    @property
+    def title(self) -> str:
+        if self.kind == "sqlite":
+            return "one node, SQLite"
+        if self.count == 1:
+            return "one node, PostgreSQL"
+        return f"{self.count} nodes, PostgreSQL + Redis"
+
+    @property
+    def urls(self) -> list[str]:
+        return [server.url for server in self.servers]
+
+    def start(self) -> None:
+        self.workdir = tempfile.TemporaryDirectory(prefix="trickroom-load-")
+        workdir = Path(self.workdir.name)
+        if self.kind == "sqlite":
+            self.servers.append(Server(workdir, f"sqlite:///{workdir / 'load.sqlite3'}"))
+        else:
+            self.created_schema = True  # the nodes create it; stop drops it even if they fail half-way
+            settings = f"db_schema={self.schema}\nredis_prefix={self.prefix}\n"
+            for number in range(1, self.count + 1):
+                args = ("--redis", self.redis_url, "--node-id", f"n{number}") if self.count > 1 else ()
+                self.servers.append(Server(workdir, self.postgres, f"n{number}", settings, args))
+        for server in self.servers:
+            server.wait_ready()
+
+    def stop(self, label: str) -> None:
+        """Everything ``start`` made goes, even after an error; a second Ctrl-C does not cut the cleanup short."""
+        previous = signal.signal(signal.SIGINT, signal.SIG_IGN)
+        try:
+            for server in self.servers:
+                server.stop(f"{label}-{server.label}")
+            if self.created_schema:
+                try:
+                    asyncio.run(forget(self.postgres, self.schema, self.redis_url if self.count > 1 else None,
+                                       self.prefix))
+                except Exception as problem:  # say what is left behind, then go on
+                    print(f"  cleanup failed ({problem!r}): drop schema {self.schema} and Redis keys "
+                          f"{self.prefix}* by hand")
+            if self.workdir is not None:
+                self.workdir.cleanup()
+        finally:
+            signal.signal(signal.SIGINT, previous)
+
+
+async def forget(postgres: str, schema: str, redis_url: str | None, prefix: str) -> None:
+    import asyncpg
+    import redis.asyncio as redis
+
+    connection = await asyncpg.connect(postgres, timeout=10)
+    try:
+        await connection.execute(f'DROP SCHEMA IF EXISTS "{schema}" CASCADE')
+    finally:
+        await connection.close()
+    if redis_url is not None:
+        client = redis.from_url(redis_url)
+        try:
+            keys = [key async for key in client.scan_iter(match=f"{prefix}*", count=1000)]
+            for start in range(0, len(keys), 1000):
+                await client.delete(*keys[start:start + 1000])
+        finally:
+            await client.aclose()
 
 
 # --- clients -----------------------------------------------------------------------------------------------------
@@ -320,8 +422,10 @@ async def keep_playing(members: list[Client], game: str, options: dict[str, Any]
         await seat_group(members, game, options, play=True)
 
 
-async def open_clients(names: list[str], url: str, stats: Stats, seed: int) -> list[Client]:
-    clients = [Client(name, url, stats, random.Random(f"{seed}/{name}")) for name in names]
+async def open_clients(names: list[str], urls: list[str], stats: Stats, seed: int) -> list[Client]:
+    """Connect and sign in; client i goes to node i mod K, so the members of a table are spread over the nodes."""
+    clients = [Client(name, urls[i % len(urls)], stats, random.Random(f"{seed}/{name}"))
+               for i, name in enumerate(names)]
     for start in range(0, len(clients), 25):  # connect in batches: the listen backlog is finite
         await asyncio.gather(*(c.open() for c in clients[start:start + 25]))
     return clients
@@ -330,7 +434,8 @@ async def open_clients(names: list[str], url: str, stats: Stats, seed: int) -> l
 def groups_for(clients: list[Client]) -> list[tuple[list[Client], str, dict[str, Any]]]:
     """About half the clients in Mpourloto fours, the rest in Bura pairs."""
     fours = len(clients) // 2 // 4
-    groups = [(clients[4 * i:4 * i + 4], "mpourloto", MPOURLOTO_OPTIONS) for i in range(fours)]
+    groups: list[tuple[list[Client], str, dict[str, Any]]] = [
+        (clients[4 * i:4 * i + 4], "mpourloto", MPOURLOTO_OPTIONS) for i in range(fours)]
     rest = clients[4 * fours:]
     groups += [(rest[i:i + 2], "bura", BURA_OPTIONS) for i in range(0, len(rest) - 1, 2)]
     return groups
@@ -350,103 +455,169 @@ def latency_line(label: str, values: list[float]) -> str:
             f"max {max(values, default=float('nan')) * 1000:.1f} ms ({len(values)} samples)")
 
 
-async def measure(server: Server, stats: Stats, seconds: float, max_actions: int) -> tuple[float, float, float]:
-    """Let the clients play; return the elapsed time, the server's mean CPU share and the client's.
-    The server's memory is sampled every minute into ``stats.memory``."""
+@dataclass
+class PlayResult:
+    """One play run's figures, for the detailed report and for the side-by-side table."""
+
+    title: str
+    clients: int
+    ready: float  # seconds to connect, sign in and seat everyone
+    elapsed: float
+    stats: Stats
+    node_cpu: dict[str, float]  # node label -> mean share of one core during play
+    node_memory: dict[str, tuple[float, float, float]]  # node label -> MB idle, when seated, at the end
+    client_cpu: float
+
+
+async def measure(servers: list[Server], stats: Stats, seconds: float,
+                  max_actions: int) -> tuple[float, dict[str, float], float]:
+    """Let the clients play; return the elapsed time, each server's mean CPU share and the client's.
+    The servers' total memory is sampled every minute into ``stats.memory``."""
     stats.measuring = True
-    cpu0, own0, start = server.cpu_seconds(), time.process_time(), time.perf_counter()
+    cpu0 = {server.label: server.cpu_seconds() for server in servers}
+    own0, start = time.process_time(), time.perf_counter()
     next_sample = start
     while time.perf_counter() - start < seconds and stats.actions < max_actions:
         if time.perf_counter() >= next_sample:
-            stats.memory.append(server.memory_mb())
+            stats.memory.append(sum(server.memory_mb() for server in servers))
             next_sample += 60
         await asyncio.sleep(0.25)
-    stats.memory.append(server.memory_mb())
+    stats.memory.append(sum(server.memory_mb() for server in servers))
     stats.measuring = False
     elapsed = time.perf_counter() - start
-    return elapsed, (server.cpu_seconds() - cpu0) / elapsed, (time.process_time() - own0) / elapsed
+    node_cpu = {server.label: (server.cpu_seconds() - cpu0[server.label]) / elapsed for server in servers}
+    return elapsed, node_cpu, (time.process_time() - own0) / elapsed
 
 
-async def play_scenario(n: int, seconds: float, max_actions: int) -> None:
-    with tempfile.TemporaryDirectory(prefix="trickroom-load-") as workdir:
-        server = Server(Path(workdir))
-        try:
-            memory_idle = server.memory_mb()
-            stats = Stats()
-            connect_start = time.perf_counter()
-            clients = await open_clients([f"load{i}" for i in range(n)], server.url, stats, n)
-            groups = groups_for(clients)
-            await seat_groups(groups)
-            ready = time.perf_counter() - connect_start
-            stop = asyncio.Event()
-            restarts = [asyncio.create_task(keep_playing(m, g, o, stop)) for m, g, o in groups]
-            memory_start = server.memory_mb()
-            elapsed, server_cpu, client_cpu = await measure(server, stats, seconds, max_actions)
-            memory_end = server.memory_mb()
-            stop.set()
-            for member_group, _, _ in groups:
-                member_group[0].finished.set()
-            for task in restarts:
-                task.cancel()
-            await asyncio.gather(*restarts, return_exceptions=True)
-            await asyncio.gather(*(c.close() for c in clients), return_exceptions=True)
-            tables = Counter(game for _, game, _ in groups)
-            print(f"\n{n} clients ({tables['bura']} Bura tables, {tables['mpourloto']} Mpourloto tables; "
-                  f"connected, signed in and seated in {ready:.1f} s), {elapsed:.1f} s of play:")
-            print(f"  actions: {stats.actions} ({stats.actions / elapsed:.0f} per second)")
-            print("  " + latency_line("action to broadcast", stats.latencies))
-            print(f"  errors: {dict(stats.errors) or 'none'}; while seating: {dict(stats.setup_errors) or 'none'}")
-            print(f"  server CPU {server_cpu * 100:.0f}% of one core; load generator CPU {client_cpu * 100:.0f}%")
-            print(f"  server memory: {memory_idle:.0f} MB idle, {memory_start:.0f} MB when all were seated, "
-                  f"{memory_end:.0f} MB at the end")
-            if len(stats.memory) > 2:
-                print(f"  server memory each minute of play (MB): {' '.join(f'{m:.0f}' for m in stats.memory)}")
-        finally:
-            server.stop(f"play-{n}")
+async def play_scenario(deployment: Deployment, n: int, seconds: float, max_actions: int) -> PlayResult:
+    """N clients, spread over the deployment's nodes round-robin (so partners are often on different nodes)."""
+    servers = deployment.servers
+    memory_idle = {server.label: server.memory_mb() for server in servers}
+    stats = Stats()
+    connect_start = time.perf_counter()
+    clients = await open_clients([f"load{i}" for i in range(n)], deployment.urls, stats, n)
+    try:
+        groups = groups_for(clients)
+        await seat_groups(groups)
+        ready = time.perf_counter() - connect_start
+        stop = asyncio.Event()
+        restarts = [asyncio.create_task(keep_playing(m, g, o, stop)) for m, g, o in groups]
+        memory_start = {server.label: server.memory_mb() for server in servers}
+        elapsed, node_cpu, client_cpu = await measure(servers, stats, seconds, max_actions)
+        memory_end = {server.label: server.memory_mb() for server in servers}
+        stop.set()
+        for member_group, _, _ in groups:
+            member_group[0].finished.set()
+        for task in restarts:
+            task.cancel()
+        await asyncio.gather(*restarts, return_exceptions=True)
+    finally:
+        await asyncio.gather(*(c.close() for c in clients), return_exceptions=True)
+    tables = Counter(game for _, game, _ in groups)
+    memory = {label: (memory_idle[label], memory_start[label], memory_end[label]) for label in memory_idle}
+    result = PlayResult(deployment.title, n, ready, elapsed, stats, node_cpu, memory, client_cpu)
+    print(f"\n{n} clients on {deployment.title} ({tables['bura']} Bura tables, {tables['mpourloto']} Mpourloto "
+          f"tables; connected, signed in and seated in {ready:.1f} s), {elapsed:.1f} s of play:")
+    print(f"  actions: {stats.actions} ({stats.actions / elapsed:.0f} per second)")
+    print("  " + latency_line("action to broadcast", stats.latencies))
+    print(f"  errors: {dict(stats.errors) or 'none'}; while seating: {dict(stats.setup_errors) or 'none'}")
+    if len(servers) > 1:
+        for server in servers:
+            idle, seated, end = memory[server.label]
+            print(f"  node {server.label}: CPU {node_cpu[server.label] * 100:.0f}% of one core; memory "
+                  f"{idle:.0f} MB idle, {seated:.0f} MB when all were seated, {end:.0f} MB at the end")
+    idle, seated, end = (sum(m[k] for m in memory.values()) for k in range(3))
+    total = "all nodes: " if len(servers) > 1 else ""
+    print(f"  {total}server CPU {sum(node_cpu.values()) * 100:.0f}% of one core; "
+          f"load generator CPU {client_cpu * 100:.0f}%")
+    print(f"  {total}server memory: {idle:.0f} MB idle, {seated:.0f} MB when all were seated, {end:.0f} MB at the end")
+    if len(stats.memory) > 2:
+        print(f"  server memory each minute of play (MB): {' '.join(f'{m:.0f}' for m in stats.memory)}")
+    return result
+
+
+def side_by_side(results: list[PlayResult]) -> None:
+    """The runs at one N in one table, one column each."""
+    def ms(values: list[float], q: float | None) -> str:
+        value = max(values, default=float("nan")) if q is None else quantile(values, q)
+        return f"{value * 1000:.0f} ms"
+
+    rows: list[tuple[str, list[str]]] = [
+        ("clients", [str(r.clients) for r in results]),
+        ("seconds of play", [f"{r.elapsed:.1f}" for r in results]),
+        ("actions per second", [f"{r.stats.actions / r.elapsed:.0f}" for r in results]),
+        ("action to broadcast p50", [ms(r.stats.latencies, 0.5) for r in results]),
+        ("action to broadcast p99", [ms(r.stats.latencies, 0.99) for r in results]),
+        ("action to broadcast max", [ms(r.stats.latencies, None) for r in results]),
+        ("errors during play", [str(sum(r.stats.errors.values())) for r in results]),
+        ("errors while seating", [str(sum(r.stats.setup_errors.values())) for r in results]),
+        ("seating time", [f"{r.ready:.0f} s" for r in results]),
+        ("server CPU, all nodes", [f"{sum(r.node_cpu.values()) * 100:.0f}% of a core" for r in results]),
+        ("server memory at the end", [f"{sum(m[2] for m in r.node_memory.values()):.0f} MB" for r in results]),
+        ("load generator CPU", [f"{r.client_cpu * 100:.0f}% of a core" for r in results]),
+    ]
+    titles = [r.title for r in results]
+    widths = [max(len(title), *(len(row[1][i]) for row in rows)) for i, title in enumerate(titles)]
+    label_width = max(len(label) for label, _ in rows)
+    print("\n" + " " * label_width + "   " + "   ".join(t.rjust(w) for t, w in zip(titles, widths, strict=True)))
+    for label, cells in rows:
+        print(label.ljust(label_width) + "   " + "   ".join(c.rjust(w) for c, w in zip(cells, widths, strict=True)))
 
 
 async def bots_scenario(tables: int, humans: int, seconds: float, max_actions: int) -> None:
-    with tempfile.TemporaryDirectory(prefix="trickroom-load-") as workdir:
-        server = Server(Path(workdir))
-        try:
-            stats = Stats()
-            hosts = await open_clients([f"host{i}" for i in range(tables)], server.url, stats, 1)
-            for host in hosts:
-                snapshot = await host.request({"type": "create", "game": "bura", "options": BURA_OPTIONS,
-                                               "name": f"bots {host.name}"})
-                host.table = snapshot["table"]
-                for seat in range(2):
-                    await host.request({"type": "bot_add", "table": host.table, "level": "hard", "seat": seat})
-                await host.request({"type": "start", "table": host.table})
-            people = await open_clients([f"human{i}" for i in range(humans)], server.url, stats, 2)
-            groups = [(people[i:i + 2], "bura", BURA_OPTIONS) for i in range(0, len(people) - 1, 2)]
-            await seat_groups(groups)
-            stop = asyncio.Event()
-            restarts = [asyncio.create_task(keep_playing(m, g, o, stop)) for m, g, o in groups]
-            thinking0 = (server.metric("trickroom_bot_thinking_seconds_sum"),
-                         server.metric("trickroom_bot_thinking_seconds_count"))
-            elapsed, server_cpu, client_cpu = await measure(server, stats, seconds, max_actions)
-            thinking = (server.metric("trickroom_bot_thinking_seconds_sum") - thinking0[0],
-                        server.metric("trickroom_bot_thinking_seconds_count") - thinking0[1])
-            stop.set()
-            for members, _, _ in groups:
-                members[0].finished.set()
-            for task in restarts:
-                task.cancel()
-            await asyncio.gather(*restarts, return_exceptions=True)
-            await asyncio.gather(*(c.close() for c in hosts + people), return_exceptions=True)
-            print(f"\n{tables} Bura tables of two hard bots, {humans} people playing in pairs, {elapsed:.1f} s:")
-            print("  " + latency_line("bot decision (update to the bot's event, at a spectator)", stats.bot_latencies))
-            if thinking[1]:
-                print(f"  bot thinking inside the server: {thinking[1]:.0f} decisions, "
-                      f"mean {thinking[0] / thinking[1] * 1000:.0f} ms")
-            print(f"  people's actions: {stats.actions} ({stats.actions / elapsed:.0f} per second)")
-            print("  " + latency_line("people's action to broadcast", stats.latencies))
-            print(f"  errors: {dict(stats.errors) or 'none'}; while seating: {dict(stats.setup_errors) or 'none'}")
-            print(f"  server CPU {server_cpu * 100:.0f}% of one core; load generator CPU {client_cpu * 100:.0f}%; "
-                  f"server memory {server.memory_mb():.0f} MB")
-        finally:
-            server.stop("bots")
+    deployment = Deployment("sqlite", 1, "", "")
+    try:
+        deployment.start()
+        server = deployment.servers[0]
+        stats = Stats()
+        hosts = await open_clients([f"host{i}" for i in range(tables)], deployment.urls, stats, 1)
+        for host in hosts:
+            snapshot = await host.request({"type": "create", "game": "bura", "options": BURA_OPTIONS,
+                                           "name": f"bots {host.name}"})
+            host.table = snapshot["table"]
+            for seat in range(2):
+                await host.request({"type": "bot_add", "table": host.table, "level": "hard", "seat": seat})
+            await host.request({"type": "start", "table": host.table})
+        people = await open_clients([f"human{i}" for i in range(humans)], deployment.urls, stats, 2)
+        groups = [(people[i:i + 2], "bura", BURA_OPTIONS) for i in range(0, len(people) - 1, 2)]
+        await seat_groups(groups)
+        stop = asyncio.Event()
+        restarts = [asyncio.create_task(keep_playing(m, g, o, stop)) for m, g, o in groups]
+        thinking0 = (server.metric("trickroom_bot_thinking_seconds_sum"),
+                     server.metric("trickroom_bot_thinking_seconds_count"))
+        elapsed, node_cpu, client_cpu = await measure([server], stats, seconds, max_actions)
+        thinking = (server.metric("trickroom_bot_thinking_seconds_sum") - thinking0[0],
+                    server.metric("trickroom_bot_thinking_seconds_count") - thinking0[1])
+        stop.set()
+        for members, _, _ in groups:
+            members[0].finished.set()
+        for task in restarts:
+            task.cancel()
+        await asyncio.gather(*restarts, return_exceptions=True)
+        await asyncio.gather(*(c.close() for c in hosts + people), return_exceptions=True)
+        print(f"\n{tables} Bura tables of two hard bots, {humans} people playing in pairs, {elapsed:.1f} s:")
+        print("  " + latency_line("bot decision (update to the bot's event, at a spectator)", stats.bot_latencies))
+        if thinking[1]:
+            print(f"  bot thinking inside the server: {thinking[1]:.0f} decisions, "
+                  f"mean {thinking[0] / thinking[1] * 1000:.0f} ms")
+        print(f"  people's actions: {stats.actions} ({stats.actions / elapsed:.0f} per second)")
+        print("  " + latency_line("people's action to broadcast", stats.latencies))
+        print(f"  errors: {dict(stats.errors) or 'none'}; while seating: {dict(stats.setup_errors) or 'none'}")
+        print(f"  server CPU {node_cpu[server.label] * 100:.0f}% of one core; load generator CPU "
+              f"{client_cpu * 100:.0f}%; server memory {server.memory_mb():.0f} MB")
+    finally:
+        deployment.stop("bots")
+
+
+def run_bounded(coroutine: Any, limit: float) -> Any:
+    """``asyncio.run`` with a limit on the whole run (seating included): the benchmark always stops by itself."""
+    async def bounded() -> Any:
+        return await asyncio.wait_for(coroutine, limit)
+    return asyncio.run(bounded())
+
+
+def stop_on_sigterm(signum: int, frame: Any) -> None:
+    raise KeyboardInterrupt  # the same way out as Ctrl-C: every ``finally`` cleans up
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -457,13 +628,47 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--scenario", choices=("play", "bots", "both"), default="both")
     parser.add_argument("--bot-tables", type=int, default=50, help="bots scenario: tables of two hard bots (50)")
     parser.add_argument("--humans", type=int, default=4, help="bots scenario: people playing in pairs (4)")
+    parser.add_argument("--nodes", type=int, default=1,
+                        help="play scenario: with K > 1, also run each N on K nodes sharing PostgreSQL and Redis, "
+                             "clients spread over them round-robin, beside a one-node run (--baseline)")
+    parser.add_argument("--baseline", choices=("postgres", "sqlite", "none"), default="postgres",
+                        help="with --nodes K > 1: the one-node run to compare with: one node alone on PostgreSQL "
+                             "(default: same database, no Redis), one node on SQLite, or none")
+    parser.add_argument("--postgres", default="postgresql://postgres@127.0.0.1:5432/test",
+                        help="with --nodes: the PostgreSQL database (a fresh schema is made in it and dropped)")
+    parser.add_argument("--redis", default="redis://127.0.0.1:6379/12",
+                        help="with --nodes: the Redis database (a fresh key prefix is used and its keys deleted)")
+    parser.add_argument("--setup-limit", type=float, default=900,
+                        help="seconds allowed for connecting and seating, beyond --seconds, before a run is "
+                             "abandoned (default 900)")
     args = parser.parse_args(argv)
+    counts = [int(part) for part in args.clients.split(",")]
+    if not 1 <= args.nodes <= 8 or not all(1 <= n <= 5000 for n in counts):
+        parser.error("--nodes is 1 to 8 and every --clients count 1 to 5000 (one machine, loopback only)")
+    if args.nodes > 1:
+        loopback_only(args.postgres)
+        loopback_only(args.redis)
+    signal.signal(signal.SIGTERM, stop_on_sigterm)
     print(f"Python {sys.version.split()[0]}, {os.cpu_count()} cores; server and load generator on this machine")
+    limit = args.seconds + args.setup_limit
     if args.scenario in ("play", "both"):
-        for n in (int(part) for part in args.clients.split(",")):
-            asyncio.run(play_scenario(n, args.seconds, args.max_actions))
+        if args.nodes == 1:
+            setups = [("sqlite", 1)]
+        else:
+            setups = ([] if args.baseline == "none" else [(args.baseline, 1)]) + [("postgres", args.nodes)]
+        for n in counts:
+            results = []
+            for kind, nodes in setups:
+                deployment = Deployment(kind, nodes, args.postgres, args.redis)
+                try:
+                    deployment.start()
+                    results.append(run_bounded(play_scenario(deployment, n, args.seconds, args.max_actions), limit))
+                finally:
+                    deployment.stop(f"play-{n}-{kind}-{nodes}")
+            if len(results) > 1:
+                side_by_side(results)
     if args.scenario in ("bots", "both"):
-        asyncio.run(bots_scenario(args.bot_tables, args.humans, args.seconds, args.max_actions))
+        run_bounded(bots_scenario(args.bot_tables, args.humans, args.seconds, args.max_actions), limit)
     return 0
 
 
