@@ -673,4 +673,8 @@ def main(argv: list[str] | None = None) -> int:
 
 
 if __name__ == "__main__":
-    raise SystemExit(main())
+    try:
+        raise SystemExit(main())
+    except KeyboardInterrupt:
+        print("\ninterrupted: the servers are stopped, the schema dropped and the Redis keys deleted", file=sys.stderr)
+        raise SystemExit(130) from None
