@@ -7,6 +7,10 @@ already filtered for that user's seat and narrated in that user's language.
 An action's way: ``match.apply`` (an illegal one changes nothing) -> append to the action log in the store ->
 journal entries -> per-recipient messages. If the store refuses the append (another owner wrote it, issue 9's
 fence, or the database failed) the match is rebuilt from the log and the action is refused.
+
+The table's row follows the same rule: a change is made in memory, then :meth:`Table.save` writes it before
+anyone hears of it; if the write fails, ``save`` puts the row's fields back as they were last written and the
+requester gets ``error internal``. So bad input or a failed write never changes anything.
 """
 
 from __future__ import annotations
@@ -16,7 +20,7 @@ import logging
 import random
 import time
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from trickroom.games import Game, IllegalAction, Match, OptionError, events_for, game_class, load_game
@@ -108,6 +112,11 @@ class Table:
     prompted: dict[int, tuple[str, ...]] = field(default_factory=dict)
     decks: list[list[str]] | None = None  # prearranged decks (test-only setting), kept for replays
     dropped: bool = False  # this node gave the table up (lease lost or handed over): intents go elsewhere
+    # The row's fields as last written (or loaded): what a failed save puts back.
+    written: dict[str, Any] = field(default_factory=dict)
+
+    def __post_init__(self) -> None:
+        self.written = self.row_state()
 
     # Identity and descriptions
 
@@ -175,8 +184,34 @@ class Table:
                 "seats": [s.to_json() for s in self.seats], "host": self.host, "banned": sorted(self.banned),
                 "invited": sorted(self.invited), "status": self.status, "standings": self.standings}
 
-    async def save(self) -> None:
-        await self.services.store.save_table(self.number, **self.row_values())
+    def row_state(self) -> dict[str, Any]:
+        """A copy of the fields the row holds, to put back if a write fails."""
+        return {"options": dict(self.options), "settings": replace(self.settings),
+                "seats": [replace(s) for s in self.seats], "host": self.host, "banned": set(self.banned),
+                "invited": set(self.invited), "status": self.status, "standings": self.standings}
+
+    def restore_row_state(self, state: dict[str, Any]) -> None:
+        # A seat whose occupant did not change keeps its live object (its connected/replaced flags are not in
+        # the row and may have changed since the last write).
+        saved_seats: list[Seat] = state["seats"]
+        self.seats = [now if i < len(self.seats) and (now := self.seats[i]).to_json() == seat.to_json()
+                      else replace(seat) for i, seat in enumerate(saved_seats)]
+        self.options, self.settings = dict(state["options"]), replace(state["settings"])
+        self.host, self.banned, self.invited = state["host"], set(state["banned"]), set(state["invited"])
+        self.status, self.standings = state["status"], state["standings"]
+        if self.status == WAITING:
+            self.match = None  # a start whose write failed did not happen
+
+    async def save(self, **extra: Any) -> None:
+        """Write the row (and ``extra`` columns). On failure the in-memory row goes back to what was last written
+        and the caller gets ``ProtocolError("internal")``: a change nobody could make durable did not happen."""
+        try:
+            await self.services.store.save_table(self.number, **self.row_values(), **extra)
+        except Exception:
+            log.exception("could not save table %s; its change is undone", self.id, extra={"table": self.id})
+            self.restore_row_state(self.written)
+            raise ProtocolError("internal") from None
+        self.written = self.row_state()
 
     # Sending
 
@@ -319,7 +354,13 @@ class Table:
             if member is not None:
                 member.lang = intent.get("lang", member.lang)
             try:
-                await self.dispatch(user, intent.get("lang", "en"), msg, conn)
+                try:
+                    await self.dispatch(user, intent.get("lang", "en"), msg, conn)
+                except ProtocolError:
+                    raise
+                except Exception:  # a bug or a failed write: the requester hears of it, never silence
+                    log.exception("table %s failed on %s", self.id, msg.get("type"), extra={"table": self.id})
+                    raise ProtocolError("internal") from None
             except ProtocolError as err:
                 lang = intent.get("lang", "en")
                 text = err.params.pop("_text", None) or translate(err.key, lang, **err.params)
@@ -391,9 +432,9 @@ class Table:
                 if current is not None:
                     self.seats[current] = Seat()
                 self.seats[seat] = Seat(user=user, connected=True)
-                self.members[uid] = Member(user, lang)
                 self.invited.discard(uid)
                 await self.save()
+                self.members[uid] = Member(user, lang)
                 await self.table_event("sat", user, seat)
             else:
                 self.members[uid] = Member(user, lang)
@@ -543,8 +584,8 @@ class Table:
         # stays in the database); a finished one keeps its status.
         if self.status != FINISHED:
             self.status = CLOSED
-        self.cancel_all()
         await self.save()
+        self.cancel_all()
         await self.services.close_table(self)
 
     # Host's actions
@@ -638,10 +679,9 @@ class Table:
             self.seed = new_seed()
         self.match = game.new_match(seed=self.seed, decks=self.decks)
         self.status = PLAYING  # before the announcement, so that its info says "playing"
+        first = self.next_seq + 1  # the match's events follow the "started" announcement
+        await self.save(seed=self.seed, first_event_seq=first)
         await self.table_event("started")
-        first = self.next_seq
-        await self.services.store.save_table(self.number, seed=self.seed, first_event_seq=first,
-                                             **self.row_values())
         for event in self.match.events:
             await self.record("event", event)
         log.info("table %s started", self.id, extra={"table": self.id})
@@ -777,10 +817,9 @@ class Table:
         self.status = FINISHED
         self.standings = match.standings
         log.info("table %s finished after %d actions", self.id, len(match.actions), extra={"table": self.id})
-        await self.save()
         from trickroom.server.store import utcnow
 
-        await self.services.store.save_table(self.number, finished_at=utcnow())
+        await self.save(finished_at=utcnow())
         try:  # before the announcement, so that a player who hears "game over" finds the new figures
             await self.services.record_results(self)
         except Exception:
@@ -898,7 +937,9 @@ class Table:
                 await self.table_event("timeout", s.user, seat)
             try:
                 await self.apply(seat, choice, f"bot:{level}")
-            except ProtocolError:
+            except ProtocolError as err:
+                if err.code not in ("illegal", "not_your_turn"):
+                    raise  # a failed write: the table is as before; the task's failure is logged
                 log.error("bot %s at %s seat %s chose %r, refused; playing a legal move", level, self.id, seat,
                           choice)
                 await self.apply(seat, legal[0], f"bot:{level}")
