@@ -1,9 +1,12 @@
-"""Bot decisions off the event loop.
+"""Bot decisions without holding up anyone else.
 
-The ``random`` level is cheap and runs in a thread. Every other level thinks in a pool of worker processes
-(``Settings.bot_workers``; 0 means threads for all), so that a search bot's second of thinking never slows the
-event loop or another table. A decision whose table moved on is simply dropped: the awaiting task is
-cancelled, and a computation already running in a worker finishes and is thrown away.
+The levels that do not search (random, easy, normal: well under a millisecond a decision) think in a thread
+of the server process. The searching level (hard: 0.7 s of thinking by default) thinks in a pool of worker
+processes, ``Settings.bot_workers`` of them (default: one per core; 0: threads in the server process, for tests),
+so that the event loop stays free: a person's action never waits behind a bot's search, and the number of
+decisions the room makes per second is a setting, not the size of the default thread pool. A decision whose
+table moved on is simply dropped: the awaiting task is cancelled, and a computation already running in a
+worker finishes and is thrown away.
 """
 
 from __future__ import annotations
@@ -18,7 +21,7 @@ from typing import Any
 from trickroom.bots import LEVELS, make_bot, off_turn_action
 from trickroom.games import Event, load_game
 
-THREAD_LEVELS = frozenset({"random"})
+THREAD_LEVELS = frozenset({"random", "easy", "normal"})  # no search: cheaper than sending them to a worker
 
 
 def decide(level: str, seed: int, budget: float | None, game_name: str, options: dict[str, Any], seat: int,
@@ -68,7 +71,7 @@ class BotRunner:
 
     async def off_turn(self, level: str, seed: int, game_name: str, options: dict[str, Any], seat: int,
                        view: dict[str, Any], events: Sequence[Event], legal: Sequence[str]) -> str | None:
-        """The off-turn answer, in a thread: it is counting, not search, so no worker process is needed."""
+        """The off-turn answer, in a thread: it is counting (every level), not search."""
         return await asyncio.to_thread(decide_off_turn, level, seed, self.budget, game_name, options, seat, view,
                                        list(events), list(legal))
 

@@ -41,7 +41,7 @@ class Settings(BaseSettings):
     grace_seconds: float = 60.0  # a dropped player's seat waits this long before a bot plays for them
     replacement_bot: str = "normal"  # level used for dropped players and timeouts (falls back to random)
     bot_budget: float | None = None  # thinking seconds for search bots; None: each level's own default
-    bot_workers: int = 2  # worker processes for bot levels above random; 0: threads
+    bot_workers: int = Field(default_factory=lambda: os.cpu_count() or 1)  # processes for searching bots; 0: threads
     # Several nodes (docs/deployment.md): Redis carries messages and presence between them.
     redis: str | None = None  # redis://host:6379/0; None: one node alone
     redis_prefix: str = "trickroom:"  # key and channel prefix: nodes with the same prefix form one room

@@ -23,7 +23,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-from trickroom.games import Game, IllegalAction, Match, OptionError, events_for, game_class, load_game
+from trickroom.games import Event, Game, IllegalAction, Match, OptionError, events_for, game_class, load_game
 from trickroom.narration import catalog, narrate, translate
 from trickroom.server import metrics
 from trickroom.server.accounts import check_password, hash_password
@@ -34,6 +34,17 @@ from trickroom.server.services import Services
 log = logging.getLogger("trickroom.table")
 
 WAITING, PLAYING, PAUSED, FINISHED, CLOSED = "waiting", "playing", "paused", "finished", "closed"
+
+
+def hand_events_for(match: Match, seat: int) -> list[Event]:
+    """The events ``seat`` has seen since its last deal: everything a bot reads (bots rebuild their memory from
+    the current hand only: ``current_hand_events`` in trickroom/bots/bura/memory.py and mpourloto/memory.py), so a
+    bot's decision costs the same late in a long match as early, instead of filtering the whole history."""
+    events = match.events
+    for index in range(len(events) - 1, -1, -1):
+        if events[index].get("type") == "deal" and events_for([events[index]], seat):
+            return events_for(events[index:], seat)
+    return events_for(events, seat)
 
 
 @dataclass
@@ -885,7 +896,7 @@ class Table:
             seed = (self.seed or 0) + version * 7 + seat
             try:
                 choice = await self.services.bots.off_turn(level, seed, match.game.name, dict(match.game.options),
-                                                           seat, match.view(seat), events_for(match.events, seat),
+                                                           seat, match.view(seat), hand_events_for(match, seat),
                                                            match.legal_actions(seat))
             except Exception:  # a broken bot must not stop the table: it simply does not claim
                 log.exception("bot %s failed off turn at %s seat %s", level, self.id, seat)
@@ -914,7 +925,7 @@ class Table:
             return
         legal = match.legal_actions(seat)
         view = match.view(seat)
-        seen = events_for(match.events, seat)
+        seen = hand_events_for(match, seat)
         game = match.game
         seed = (self.seed or 0) + version * 7 + seat
         started = time.perf_counter()
