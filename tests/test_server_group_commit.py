@@ -1,0 +1,75 @@
+"""Group commit of the action log: concurrent appends share a transaction, each append returns only once its
+row is committed, and the (table, seq) fence still refuses a stale owner's append without failing the others."""
+
+from __future__ import annotations
+
+import asyncio
+from pathlib import Path
+
+import pytest
+
+from trickroom.server.store import StaleOwner, Store, TableRow
+
+
+async def new_store(path: Path) -> tuple[Store, list[int]]:
+    store = Store(f"sqlite:///{path}")
+    await store.migrate()
+    tables = [await store.create_table(TableRow(game="bura", options={}, settings={}, seats=[], host={},
+                                                status="playing")) for _ in range(3)]
+    return store, tables
+
+
+def test_concurrent_appends_share_commits_and_all_land(tmp_path: Path) -> None:
+    async def scenario() -> None:
+        store, tables = await new_store(tmp_path / "log.sqlite3")
+        try:
+            appends = [store.append_action(table, seq, 0, f"a{seq}", seq, "u1")
+                       for seq in range(1, 21) for table in tables]
+            await asyncio.gather(*appends)
+            assert store.action_log.largest_batch > 1
+            for table in tables:
+                assert [(a.seq, a.action) for a in await store.actions(table)] == [
+                    (seq, f"a{seq}") for seq in range(1, 21)]
+        finally:
+            await store.close()
+
+    asyncio.run(scenario())
+
+
+def test_a_stale_append_fails_alone_in_its_batch(tmp_path: Path) -> None:
+    async def scenario() -> None:
+        store, (first, second, _) = await new_store(tmp_path / "fence.sqlite3")
+        try:
+            await store.append_action(first, 1, 0, "new-owner", 1, "u1")
+            results = await asyncio.gather(
+                store.append_action(second, 1, 0, "fine", 1, "u2"),
+                store.append_action(first, 1, 1, "stale-owner", 1, "u3"),
+                store.append_action(second, 2, 1, "fine too", 2, "u2"),
+                return_exceptions=True)
+            assert results[0] is None and results[2] is None
+            assert isinstance(results[1], StaleOwner)
+            assert [a.action for a in await store.actions(first)] == ["new-owner"]
+            assert [a.action for a in await store.actions(second)] == ["fine", "fine too"]
+        finally:
+            await store.close()
+
+    asyncio.run(scenario())
+
+
+def test_a_failed_commit_fails_every_append_of_the_batch(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    async def scenario() -> None:
+        store, (table, _, _) = await new_store(tmp_path / "broken.sqlite3")
+        try:
+            async def broken(rows: object) -> None:
+                raise RuntimeError("disk I/O error")
+
+            monkeypatch.setattr(store.action_log, "commit_rows", broken)
+            results = await asyncio.gather(store.append_action(table, 1, 0, "x", 1, "u1"),
+                                           store.append_action(table, 2, 0, "y", 2, "u1"), return_exceptions=True)
+            assert [str(r) for r in results] == ["disk I/O error", "disk I/O error"]
+            monkeypatch.undo()
+            assert await store.actions(table) == []
+        finally:
+            await store.close()
+
+    asyncio.run(scenario())
