@@ -391,7 +391,18 @@ async def seat_group(members: list[Client], game: str, options: dict[str, Any], 
         member.to_act, member.legal = [], []
         member.finished = asyncio.Event()
         await member.request({"type": "sit", "table": table, "seat": seat})
-    await host.request({"type": "start", "table": table})
+    for attempt in range(3):
+        try:
+            await host.request({"type": "start", "table": table})
+            break
+        except RuntimeError as refusal:
+            # Seen on several nodes under load: a table taken over by another node between a `sit` and its
+            # row being read back, so an acknowledged seat is empty again. Counted, then everyone sits again.
+            if "not_ready" not in str(refusal) or attempt == 2:
+                raise
+            host.stats.setup_errors["start: not_ready after every sit was acknowledged"] += 1
+            for seat, member in enumerate(members):
+                await member.request({"type": "sit", "table": table, "seat": seat})
     if play:
         begin(members)
 
@@ -467,6 +478,7 @@ class PlayResult:
     node_cpu: dict[str, float]  # node label -> mean share of one core during play
     node_memory: dict[str, tuple[float, float, float]]  # node label -> MB idle, when seated, at the end
     client_cpu: float
+    failure: str = ""  # why the run stopped before its figures, if it did
 
 
 async def measure(servers: list[Server], stats: Stats, seconds: float,
@@ -556,6 +568,10 @@ def side_by_side(results: list[PlayResult]) -> None:
         ("server memory at the end", [f"{sum(m[2] for m in r.node_memory.values()):.0f} MB" for r in results]),
         ("load generator CPU", [f"{r.client_cpu * 100:.0f}% of a core" for r in results]),
     ]
+    for index, result in enumerate(results):  # a failed run's column says so instead of showing figures
+        if result.failure:
+            for label, cells in rows[1:]:
+                cells[index] = "failed" if label == "actions per second" else "-"
     titles = [r.title for r in results]
     widths = [max(len(title), *(len(row[1][i]) for row in rows)) for i, title in enumerate(titles)]
     label_width = max(len(label) for label, _ in rows)
@@ -663,6 +679,10 @@ def main(argv: list[str] | None = None) -> int:
                 try:
                     deployment.start()
                     results.append(run_bounded(play_scenario(deployment, n, args.seconds, args.max_actions), limit))
+                except (RuntimeError, TimeoutError, OSError) as failure:  # report it, go on with the next run
+                    print(f"\n{n} clients on {deployment.title}: the run failed: {failure!r}")
+                    results.append(PlayResult(deployment.title, n, float("nan"), float("nan"), Stats(), {}, {},
+                                              float("nan"), failure=repr(failure)))
                 finally:
                     deployment.stop(f"play-{n}-{kind}-{nodes}")
             if len(results) > 1:
