@@ -273,8 +273,15 @@ class Table:
         return entry
 
     async def broadcast(self, entry: Entry) -> None:
+        # An entry reads the same to every member with the same seat (game events only) and language: render it
+        # once for each, not once per member (a table with many spectators would narrate it again and again).
+        rendered: dict[tuple[int | None, str], Message | None] = {}
         for member in list(self.members.values()):
-            message = self.render(entry, member)
+            seat = self.seat_of(member.user["id"]) if entry.kind == "event" else None
+            key = (seat, member.lang)
+            if key not in rendered:
+                rendered[key] = self.render(entry, member)
+            message = rendered[key]
             if message is not None:
                 await self.send(member.user["id"], message)
 
