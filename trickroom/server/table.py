@@ -956,10 +956,10 @@ class Table:
             try:
                 await self.apply(seat, choice, f"bot:{level}")
             except ProtocolError as err:
-                if err.code not in ("illegal", "not_your_turn"):
-                    raise  # a failed write: the table is as before; the task's failure is logged
-                log.error("bot %s at %s seat %s chose %r, refused; playing a legal move", level, self.id, seat,
-                          choice)
+                # Refused (illegal, or its write failed and the match was rebuilt as it was): one more try with
+                # the first legal move, so that the table never waits for a bot that gave up.
+                log.error("bot %s at %s seat %s chose %r, refused (%s); playing a legal move", level, self.id, seat,
+                          choice, err.code)
                 await self.apply(seat, legal[0], f"bot:{level}")
 
     async def turn_timer(self, seat: int, deadline: float) -> None:
