@@ -3,7 +3,7 @@
     .venv/bin/python bench/load.py [--clients 100,500,1000] [--seconds 30] [--scenario play|bots|both]
 
 Each run starts its own ``trickroom serve`` on 127.0.0.1 (a free port) with a fresh SQLite file in a temporary
-directory, and stops it at the end. Only loopback addresses are used.
+directory (or, with ``--nodes``, the nodes described below), and stops it at the end. Only loopback addresses are used.
 
 ``play`` scenario, for each N in ``--clients``: N clients sign in as guests, sit in pairs at Bura tables (points
 to 21) and in fours at Mpourloto tables (to 10000), about half of the clients in each game, and play a random
@@ -20,6 +20,15 @@ a new one. After ``--seconds`` (or ``--max-actions`` actions) the clients stop b
 every move) and ``--humans`` clients playing in pairs at full speed. It prints the bots' decision latency (from
 the update that puts a bot to act to the bot's event, at the spectator) and the humans' action-to-broadcast
 latency while the bots think.
+
+``--nodes K`` (K > 1), play scenario: each N is played on one node alone (``--baseline``: PostgreSQL by default,
+or SQLite, or none) and then on K nodes (``trickroom serve --redis ... --node-id nK`` on free ports of 127.0.0.1)
+sharing PostgreSQL (``--postgres``) and Redis (``--redis``), in a fresh schema and under a fresh Redis key
+prefix; client i connects to node i mod K, so the players of a table sit on different nodes. Each node's CPU and
+memory and the totals are printed, then the runs side by side in one table. The nodes are stopped, the schema
+dropped and the keys deleted at the end, on an error, on Ctrl-C and on SIGTERM (not on SIGKILL: then drop the
+``trickroom_load_*`` schema and keys by hand). Only loopback addresses; at most 8 nodes and 5000 clients; a run
+not seated within ``--setup-limit`` seconds is abandoned.
 
 The server's message rate limit (20 per second per connection) is raised for the run, through a settings file:
 clients that play with no pause are meant to exceed it, and the limit is not what this measures. The load
