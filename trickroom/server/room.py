@@ -259,17 +259,20 @@ class Room:
             seq = row.first_event_seq or 1
             journal = [Entry(seq + i, "event", event) for i, event in enumerate(match.events)]
             next_seq = seq + len(journal)
+            last_action_entries: list[Entry] = []
             for action in logged:
                 before = len(match.events)
                 match.apply(action.seat, action.action)
                 new = match.events[before:]
-                journal.extend(Entry(action.event_seq + i, "event", e) for i, e in enumerate(new))
+                last_action_entries = [Entry(action.event_seq + i, "event", e) for i, e in enumerate(new)]
+                journal.extend(last_action_entries)
                 next_seq = max(next_seq, action.event_seq + len(new))
             table.match, table.journal = match, journal
             # Entries after the last logged action (chat, table events) were not kept: number past them.
             table.next_seq = next_seq + SEQ_GAP
         else:
             table.next_seq = SEQ_GAP
+            last_action_entries = []
         # People still online (connected to any node) keep following the table; the others have the grace
         # period to come back.
         listing = self.listings.get(table.id, {})
@@ -286,8 +289,16 @@ class Room:
             if seat.user is not None and not seat.connected and table.status in (PLAYING, PAUSED):
                 table.start_task(f"grace:{index}", table.grace(index))
         async with table.lock:
+            if table.match is not None and table.match.is_over and table.status in (PLAYING, PAUSED):
+                # The last logged action ended the match, and its owner died before writing the end: end it now.
+                await table.announce_again(last_action_entries)
+                await table.finish()
+                last_action_entries = []
             table.schedule()
             if table.match is not None and table.status in (PLAYING, PAUSED) and table.members:
+                # A dead owner may have written its last action and died before announcing it: its events go
+                # out again (clients drop journal messages whose seq they already have), then the state.
+                await table.announce_again(last_action_entries)
                 await table.send_updates(set(table.match.to_act))  # the game goes on from here
         await self.publish_listing(table)
         log.info("restored table %s (%s, %s, %d actions)", table.id, table.game_name, table.status,

@@ -285,6 +285,15 @@ class Table:
             if message is not None:
                 await self.send(member.user["id"], message)
 
+    async def announce_again(self, entries: list[Entry]) -> None:
+        """Send ``entries`` to every member again, marked ``missed`` (as ``resume`` does): a member who has them
+        already drops them by their ``seq``."""
+        for entry in entries:
+            for member in list(self.members.values()):
+                message = self.render(entry, member)
+                if message is not None:
+                    await self.send(member.user["id"], {**message, "missed": True})
+
     async def table_event(self, kind: str, user: Message | None = None, seat: int | None = None,
                           **params: Any) -> None:
         data: dict[str, Any] = {"kind": kind, "params": params}
