@@ -86,3 +86,43 @@ def test_action_whose_append_fails_gets_an_error_and_the_match_is_unchanged(
         assert dan.request(type="watch", table=table)["view"] == update["view"]
         assert dan.request(type="act", table=table, action=action)["type"] == "ok"
         assert dan.wait(type="event", table=table)["event"]["seat"] == 0
+
+
+def test_a_match_whose_last_logged_action_ended_it_is_finished_at_restart(tmp_path: Path) -> None:
+    """The owner wrote the match's last action and died before writing the end: the next start ends it."""
+    import asyncio
+    import random
+
+    from trickroom.games import load_game
+    from trickroom.server.store import TableRow
+
+    db = tmp_path / "ended.sqlite3"
+    game = load_game("bura", players=2, scoring="points", hand_limit=1)
+    match = game.new_match(seed=5)
+    rng = random.Random(5)
+    while not match.is_over:
+        seat = match.to_act[0]
+        legal = match.legal_actions(seat)
+        match.apply(seat, rng.choice([a for a in legal if a != "claim"] or legal))
+
+    async def write_log() -> int:
+        store = Store(f"sqlite:///{db}")
+        await store.migrate()
+        number = await store.create_table(TableRow(
+            game="bura", options=dict(game.options), settings={"name": "Ended"}, seats=[{"bot": "random"}] * 2,
+            host={"id": "g1", "name": "Host", "guest": True}, status="playing", seed=5, first_event_seq=2))
+        for index, (seat, action) in enumerate(match.actions, start=1):
+            await store.append_action(number, index, seat, action, 100 + index, "bot:random")
+        await store.close()
+        return number
+
+    number = asyncio.run(write_log())
+    room = ThreadServer(db=f"sqlite:///{db}", bot_workers=0).start()
+    try:
+        with clients(room.url, "Reader") as (reader,):
+            history = reader.request(type="history", table=f"t{number}")
+            assert history["type"] == "history", history
+            assert history["standings"] == match.standings
+            assert len(history["actions"]) == len(match.actions)
+    finally:
+        room.stop()
