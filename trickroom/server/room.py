@@ -191,12 +191,15 @@ class Room:
         async with self.takeover_lock:
             if f"t{number}" in self.tables:
                 return True
+            before = await self.store.table(number)
             if not await self.store.claim_table(number, self.settings.node_id, self.settings.lease_seconds):
                 return False
             row = await self.store.table(number)
             if row is None:
                 return False
-            await self.take_over(row)
+            # A table handed over (released: no owner) was fully announced by its owner; a lease that ran out
+            # means the owner died, perhaps between writing an action and announcing it.
+            await self.take_over(row, owner_died=before is not None and before.owner_node is not None)
             log.info("took over table t%s", number, extra={"table": f"t{number}"})
             return True
 
@@ -248,8 +251,9 @@ class Room:
             conn.queue.put_nowait(None)
         log.info("node stopping: %d tables handed over", len(self.tables))
 
-    async def take_over(self, row: TableRow) -> None:
-        """Rebuild a table from its row and action log and own it here."""
+    async def take_over(self, row: TableRow, owner_died: bool = False) -> None:
+        """Rebuild a table from its row and action log and own it here. ``owner_died``: its last owner may have
+        written its last action without announcing it, so the online members hear that action's events again."""
         if f"t{row.id}" in self.tables:
             return
         table = self.table_from_row(row)
@@ -270,6 +274,8 @@ class Room:
             table.match, table.journal = match, journal
             # Entries after the last logged action (chat, table events) were not kept: number past them.
             table.next_seq = next_seq + SEQ_GAP
+            if not owner_died:
+                last_action_entries = []
         else:
             table.next_seq = SEQ_GAP
             last_action_entries = []
