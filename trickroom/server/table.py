@@ -38,7 +38,7 @@ WAITING, PLAYING, PAUSED, FINISHED, CLOSED = "waiting", "playing", "paused", "fi
 
 def hand_events_for(match: Match, seat: int) -> list[Event]:
     """The events ``seat`` has seen since its last deal: everything a bot reads (bots rebuild their memory from
-    the current hand only: ``current_hand_events`` in trickroom/bots/bura/memory.py and mpourloto/memory.py), so a
+    the current hand only: ``trickroom.bots.history.current_hand_events``), so a
     bot's decision costs the same late in a long match as early, instead of filtering the whole history."""
     events = match.events
     for index in range(len(events) - 1, -1, -1):

@@ -13,6 +13,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from trickroom.bots.history import current_hand_events
 from trickroom.bots.sampling import deal_hidden
 from trickroom.cards import DECK_36
 from trickroom.games import Event
@@ -38,12 +39,6 @@ class Memory:
     stock: int = 0  # cards in the stock (dead ones included), the face-up trump card included while there
     trump_card: str | None = None  # still at the bottom of the stock
 
-
-def current_hand_events(events: Sequence[Event]) -> list[Event]:
-    for index in range(len(events) - 1, -1, -1):
-        if events[index].get("type") == "deal":
-            return list(events[index:])
-    return list(events)
 
 
 def remember(view: dict[str, Any], events: Sequence[Event]) -> Memory:

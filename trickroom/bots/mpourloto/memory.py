@@ -15,6 +15,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from trickroom.bots.history import current_hand_events
 from trickroom.bots.sampling import deal_hidden
 from trickroom.cards import DECK_32
 from trickroom.games import Event
@@ -33,13 +34,6 @@ class Memory:
     forbidden: dict[int, set[str]] = field(default_factory=dict)
     stock_size: int = 0
 
-
-def current_hand_events(events: Sequence[Event]) -> list[Event]:
-    """The events since the last deal (a match has many hands; only the current one matters here)."""
-    for index in range(len(events) - 1, -1, -1):
-        if events[index].get("type") == "deal":
-            return list(events[index:])
-    return list(events)
 
 
 def remember(view: dict[str, Any], events: Sequence[Event]) -> Memory:
