@@ -16,11 +16,14 @@ from typing import Any
 
 from trickroom.bots import DEFAULT_BUDGETS
 from trickroom.bots.levels import game_module
+from trickroom.bots.normal import NormalBot
 from trickroom.bots.search import Budget, SearchResult
 from trickroom.games import Event, Game
 
 
-class HardBot:
+class HardBot(NormalBot):
+    """Searches its own moves; claims off turn exactly like ``normal`` (inherited ``off_turn``)."""
+
     level = "hard"
 
     def __init__(self, seed: int | None = None, budget: float | None = None, max_worlds: int | None = None) -> None:
@@ -44,11 +47,3 @@ class HardBot:
         result: SearchResult = module.hard_search(game, seat, view, events, legal, self.rng, budget)
         self.last_search = result
         return result.action
-
-    def off_turn(self, game: Game, seat: int, view: dict[str, Any], events: Sequence[Event],
-                 legal: Sequence[str]) -> str | None:
-        module = game_module(game.name)
-        if not hasattr(module, "normal_off_turn"):
-            return None
-        action: str | None = module.normal_off_turn(game, seat, view, events, legal, self.rng)
-        return action
