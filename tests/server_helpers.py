@@ -310,3 +310,22 @@ class AutoPlayer:
         if self.error is not None:
             raise self.error
         assert self.done.is_set(), "the autoplayer did not finish"
+
+
+def match_finished(message: dict[str, Any]) -> bool:
+    return message.get("type") == "table_event" and message.get("kind") == "finished"
+
+
+def play_rated_bura_match(account: Client, guest: Client, seeds: tuple[int, int] = (41, 42)) -> dict[str, Any]:
+    """Two signed-in clients play a one-hand 2-player Bura match to its end; returns ``account``'s stats reply."""
+    table = account.request(type="create", game="bura",
+                            options={"players": 2, "scoring": "points", "hand_limit": 1})["table"]
+    account.request(type="sit", table=table, seat=0)
+    guest.request(type="sit", table=table, seat=1)
+    account.request(type="start", table=table)
+    players = [AutoPlayer(account, table, 0, seeds[0], match_finished).start(),
+               AutoPlayer(guest, table, 1, seeds[1], match_finished).start()]
+    for player in players:
+        player.join()
+    stats: dict[str, Any] = account.request(type="stats")
+    return stats

@@ -12,7 +12,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from server_helpers import AutoPlayer, Client, ProcessServer
+from server_helpers import Client, ProcessServer, play_rated_bura_match
 from test_terminal import ROOT, TIMEOUT, Driver, actions_of, cards_in, is_actions
 
 
@@ -137,16 +137,7 @@ def test_stats_command_for_a_guest_and_for_an_account(restartable: ProcessServer
     try:
         account.request(type="register", username="tomas", password="secret-77")
         guest.login_guest("Gleb")
-        table = account.request(type="create", game="bura",
-                                options={"players": 2, "scoring": "points", "hand_limit": 1})["table"]
-        account.request(type="sit", table=table, seat=0)
-        guest.request(type="sit", table=table, seat=1)
-        account.request(type="start", table=table)
-        players = [AutoPlayer(account, table, 0, 51, finished).start(),
-                   AutoPlayer(guest, table, 1, 52, finished).start()]
-        for player in players:
-            player.join()
-        figures = account.request(type="stats")["games"]["bura"]
+        figures = play_rated_bura_match(account, guest, seeds=(51, 52))["games"]["bura"]
     finally:
         account.close()
         guest.close()
@@ -162,6 +153,3 @@ def test_stats_command_for_a_guest_and_for_an_account(restartable: ProcessServer
     driver.type("quit")
     assert driver.close() == 0
 
-
-def finished(message: dict[str, object]) -> bool:
-    return message.get("type") == "table_event" and message.get("kind") == "finished"

@@ -16,7 +16,7 @@ from typing import Any
 
 import pytest
 from conftest import need_service
-from server_helpers import AutoPlayer, Client, ProcessServer
+from server_helpers import Client, ProcessServer, play_rated_bura_match
 from web_helpers import (
     BROWSER_ARGS,
     CHROMIUM,
@@ -164,27 +164,13 @@ def expected_rating(value: float) -> str:
     return str(Decimal(str(value)).quantize(Decimal("0.1"), rounding=ROUND_HALF_UP))
 
 
-def finished(message: dict[str, Any]) -> bool:
-    return message.get("type") == "table_event" and message.get("kind") == "finished"
-
-
 def play_a_rated_match(url: str, username: str, password: str) -> dict[str, Any]:
     """The account and a guest play a one-hand Bura match through the protocol; returns the account's stats."""
     account, guest = Client(url), Client(url)
     try:
         account.request(type="login", username=username, password=password)
         guest.login_guest("Gleb")
-        table = account.request(type="create", game="bura",
-                                options={"players": 2, "scoring": "points", "hand_limit": 1})["table"]
-        account.request(type="sit", table=table, seat=0)
-        guest.request(type="sit", table=table, seat=1)
-        account.request(type="start", table=table)
-        players = [AutoPlayer(account, table, 0, 41, finished).start(),
-                   AutoPlayer(guest, table, 1, 42, finished).start()]
-        for player in players:
-            player.join()
-        stats: dict[str, Any] = account.request(type="stats")
-        return stats
+        return play_rated_bura_match(account, guest)
     finally:
         account.close()
         guest.close()
