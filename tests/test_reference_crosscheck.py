@@ -102,24 +102,29 @@ def bura_options(players: int, rng: random.Random) -> dict[str, Any]:
             "target": rng.choice([11, 21]), "hand_limit": hand_limit, "show_points": rng.random() < 0.3}
 
 
+def check_shared(match: Match, ref: BuraRef | MpourlotoRef, players: int, scores: list[int], where: str) -> None:
+    """What both games are checked on: legal actions of every seat, scores, the winner and the hand results."""
+    for seat in range(players):
+        assert set(match.legal_actions(seat)) == ref.legal(seat), f"{where} seat {seat}"
+    standings = match.standings
+    assert standings["scores"] == scores, where
+    assert standings["winner"] == ref.winner, where
+    results = match.hand_results
+    assert len(results) == len(ref.results), where
+    for got, want in zip(results, ref.results, strict=True):
+        assert {k: got[k] for k in want} == want, where
+
+
 def check_bura(match: Match, ref: BuraRef, where: str) -> None:
     n = ref.n
     assert match.is_over == ref.over, where
     assert sorted(match.to_act) == sorted(ref.to_act()), where
     if not ref.over and ref.phase == "play":
         assert match.to_act == ref.to_act(), where
-    for seat in range(n):
-        assert set(match.legal_actions(seat)) == ref.legal(seat), f"{where} seat {seat}"
-    standings = match.standings
-    assert standings["scores"] == ref.scores(), where
-    assert standings["winner"] == ref.winner, where
+    check_shared(match, ref, n, ref.scores(), where)
     if ref.scoring == "pot":
-        assert standings["pot"] == ref.pot, where
-        assert standings["active"] == ref.active, where
-    results = match.hand_results
-    assert len(results) == len(ref.results), where
-    for got, want in zip(results, ref.results, strict=True):
-        assert {k: got[k] for k in want} == want, where
+        assert match.standings["pot"] == ref.pot, where
+        assert match.standings["active"] == ref.active, where
     if ref.over:
         return
     public = match.view(None)
@@ -208,15 +213,7 @@ def mpourloto_deck(rng: random.Random) -> list[str]:
 def check_mpourloto(match: Match, ref: MpourlotoRef, where: str) -> None:
     assert match.is_over == ref.over, where
     assert match.to_act == ref.to_act(), where
-    for seat in range(4):
-        assert set(match.legal_actions(seat)) == ref.legal(seat), f"{where} seat {seat}"
-    standings = match.standings
-    assert standings["scores"] == ref.scores, where
-    assert standings["winner"] == ref.winner, where
-    results = match.hand_results
-    assert len(results) == len(ref.results), where
-    for got, want in zip(results, ref.results, strict=True):
-        assert {k: got[k] for k in want} == want, where
+    check_shared(match, ref, 4, ref.scores, where)
     if ref.over:
         return
     public = match.view(None)
