@@ -17,6 +17,17 @@ def waiting_for(seat: int) -> Any:
     return lambda m: m["type"] == "update" and m["to_act"] == [seat]
 
 
+def wait_until_bot_has_moved(client: Client, table: str, bot_seat: int) -> None:
+    """When the players stop, a bot's move may still be on its way; the crash must come after it has landed, or
+    the restarted room rightly plays a move that the state taken before the crash did not have yet."""
+    client.send(type="resume", table=table, after=10**9)
+    snapshot = client.wait(type="snapshot", table=table)
+    if bot_seat in snapshot["to_act"]:
+        seq = snapshot["seq"]
+        client.wait(lambda m: m["seq"] > seq and bot_seat not in m["to_act"], type="update", table=table)
+    client.drain()
+
+
 def state_of(client: Client, table: str) -> tuple[dict[str, Any], list[dict[str, Any]]]:
     """A fresh snapshot and the game events of the journal, as this client's seat sees them."""
     client.send(type="resume", table=table, after=0)
@@ -46,6 +57,7 @@ def test_sigkill_mid_game_then_restart_restores_everything(tmp_path: Path) -> No
                    AutoPlayer(boris, table, 1, 12, pause_point).start()]
         for player in players:
             player.join()
+        wait_until_bot_has_moved(anna, table, bot_seat=2)
         before = {name: state_of(c, table) for name, c in (("anna", anna), ("boris", boris))}
         tokens = {"anna": anna.token, "boris": boris.token}
         server.kill()
