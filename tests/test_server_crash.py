@@ -44,14 +44,15 @@ def test_sigkill_mid_game_then_restart_restores_everything(tmp_path: Path) -> No
         anna.login_guest("Anna")
         boris.login_guest("Boris")
         table = anna.request(type="create", game="bura",
-                             options={"players": 3, "scoring": "points", "hand_limit": 2})["table"]
+                             options={"players": 3, "scoring": "points", "hand_limit": 4})["table"]
         anna.request(type="sit", table=table, seat=0)
         boris.request(type="sit", table=table, seat=1)
         anna.request(type="bot_add", table=table, level="random", seat=2)
         waiting = anna.request(type="create", game="mpourloto", options={"target": 300}, name="Later")["table"]
         anna.request(type="bot_add", table=waiting, level="random", seat=3)
         anna.request(type="start", table=table)
-        # Play a good part of the first hand, and stop when the game waits for Boris.
+        # Play a good part of the match, and stop when the game waits for Boris. The deal is random: a hand can
+        # end at once (a Bura shown on the first trick), so the limit of four hands leaves room to reach seq 40.
         pause_point = lambda m: waiting_for(1)(m) and m["seq"] > 40  # noqa: E731
         players = [AutoPlayer(anna, table, 0, 11, pause_point).start(),
                    AutoPlayer(boris, table, 1, 12, pause_point).start()]
