@@ -457,3 +457,35 @@ def test_a_normal_bot_thinks_in_a_worker_process(server: ThreadServer) -> None:
         bot_moves = [m for m in solo.history if m["type"] == "event" and m["event"]["type"] == "play"
                      and m["event"]["seat"] == 1]
         assert bot_moves
+
+
+def test_an_act_sent_again_with_its_move_is_applied_once(server: ThreadServer) -> None:
+    """A client that did not hear its act answered (its node went away) sends it again with the same ``move``:
+    the room acknowledges it and changes nothing; without ``move`` the same act is out of turn."""
+    with clients(server.url, "Once", "Twice") as (once, twice):
+        table = create_table(once, "bura", options={"players": 2})["table"]
+        once.request(type="sit", table=table, seat=0)
+        twice.request(type="sit", table=table, seat=1)
+        once.request(type="start", table=table)
+        turn = once.wait(type="your_turn", table=table)
+        assert "pass" in turn["legal"] and isinstance(turn["move"], int)
+        first = once.request(type="act", table=table, action="pass", move=turn["move"])
+        assert first["type"] == "ok"
+        again = once.request(type="act", table=table, action="pass", move=turn["move"])
+        assert again["type"] == "ok"
+        once.send(type="resume", table=table, after=10**9)
+        snapshot = once.wait(type="snapshot", table=table)
+        assert snapshot["move"] == turn["move"] + 1 and snapshot["to_act"] == [1]
+        stale = once.request(type="act", table=table, action="pass")
+        assert stale["type"] == "error" and stale["code"] == "not_your_turn"
+
+
+def test_already_applied_matches_the_seats_first_act_after_the_move() -> None:
+    from trickroom.server.table import already_applied
+
+    log = [(0, "pass"), (1, "pass"), (0, "play 7S TS"), (1, "play 8H")]
+    assert already_applied(log, 0, 2, "play 10s 7S")  # another spelling of the logged play
+    assert not already_applied(log, 0, 2, "play 7S")  # a different act on that state
+    assert already_applied(log, 1, 1, "pass")
+    assert not already_applied(log, 1, 4, "play 8H")  # nothing logged after move 4: a new act
+    assert not already_applied(log, 0, 1, "pass")  # seat 0's first act after move 1 was a play

@@ -4,6 +4,7 @@ another, a Bura hand against a bot typed through a pipe."""
 from __future__ import annotations
 
 import os
+import signal
 import socket
 import subprocess
 import sys
@@ -130,6 +131,26 @@ def test_the_room_restarts_mid_hand_and_the_terminal_moves_and_resumes(restartab
     assert not any(text.startswith(("Connection lost", "The server closed")) for text in driver.lines)
     assert sum(1 for text in driver.lines if text == "The game begins.") == 1  # nothing printed twice
     assert "The game is over." in driver.lines
+
+
+def test_an_act_the_room_never_answered_is_sent_again_after_reconnecting(restartable: ProcessServer) -> None:
+    """The room freezes (SIGSTOP) as the player passes, then dies (SIGKILL): the pass never arrived. The
+    terminal reconnects to the restarted room and sends it again with its ``move``; it is played once."""
+    driver = Driver("--server", restartable.url, "--name", "Olga", "--create", "bura", "--players", "2",
+                    "--scoring", "points", "--hand-limit", "1", "--bots", "random")
+    first = driver.until(is_actions)
+    assert first is not None and "pass" in actions_of(first)
+    assert restartable.process is not None
+    restartable.process.send_signal(signal.SIGSTOP)
+    driver.type("p")
+    time.sleep(0.5)  # the line reaches the frozen room's socket, never its code
+    restartable.kill()
+    restartable.start()
+    assert driver.until(lambda text: text == "You pass.") == "You pass."
+    play_until_end(driver, driver.until(lambda text: is_actions(text) or text.startswith("Final standings")))
+    assert driver.close() == 0
+    refusals = ("It is not your turn.", "You cannot do that now.", "Something went wrong on the server")
+    assert not any(text.startswith(refusals) for text in driver.lines)
 
 
 def test_stats_command_for_a_guest_and_for_an_account(restartable: ProcessServer) -> None:

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import os
 import re
+import signal
 from collections.abc import Iterator
 from decimal import ROUND_HALF_UP, Decimal
 from typing import Any
@@ -157,6 +158,40 @@ def test_moving_to_a_restarted_room_resumes_the_table(page: Any, room: ProcessSe
     assert "Connection lost. Reconnecting." not in said and "Reconnected." not in said
     assert back > moving
     assert "error" not in page.evaluate("window.trickroom.sounds.played")  # no error was said
+
+
+def test_an_act_the_room_never_answered_is_played_after_reconnecting(page: Any, room: ProcessServer) -> None:
+    """The room freezes (SIGSTOP) just as the player passes, then dies (SIGKILL): the act never arrived. Back on
+    a restarted room, the page sends it again with its ``move``, and the pass is played, once, with no error."""
+    sign_in(page, base_of(room), "Vera")
+    page.evaluate(SOUND_SPY)
+    page.keyboard.press("n")
+    dialog_open(page, "table-dialog")
+    tab_to(page, "^Level of the bots you add$")
+    page.keyboard.press("Home")
+    tab_to(page, "^Create$")
+    page.keyboard.press("Enter")
+    wait_spoken(page, r"^Vera sits in seat 1\.$")
+    page.keyboard.press("b")
+    wait_spoken(page, r"bot sits in seat 2")
+    page.keyboard.press("g")
+    wait_spoken(page, r"The game begins")
+    wait_until(page, lambda: my_turn(table_state(page)) and "pass" in table_state(page)["legal"], "the first turn")
+    assert room.process is not None
+    room.process.send_signal(signal.SIGSTOP)
+    before = len(spoken(page))
+    page.keyboard.press("a")
+    if focused_name(page) != "Pass":
+        tab_to(page, "^Pass$", limit=8)
+    page.keyboard.press("Enter")
+    wait_until(page, lambda: page.evaluate("window.trickroom.state.pendingAct?.action") == "pass", "the act sent")
+    room.kill()
+    room.start()
+    wait_spoken(page, r"^You pass\.$", before, timeout=30_000)
+    wait_until(page, lambda: page.evaluate("window.trickroom.state.pendingAct") is None, "the act answered")
+    said = spoken(page)[before:]
+    assert said.count("You pass.") == 1
+    assert "error" not in page.evaluate("window.trickroom.sounds.played")
 
 
 def expected_rating(value: float) -> str:

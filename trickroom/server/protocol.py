@@ -185,6 +185,8 @@ class Invite(TableMessage):
 class Act(TableMessage):
     type: Literal["act"]
     action: Annotated[str, Field(min_length=1, max_length=200)]
+    # The `move` of the state the client acted on (update, your_turn, snapshot): makes a resent act harmless.
+    move: Annotated[int, Field(ge=0)] | None = None
 
 
 class Resume(TableMessage):

@@ -6,9 +6,10 @@ A connection's message is handled here when it concerns the user or the lobby, a
 tables and chat appear here the same way as this node's own.
 
 With several nodes (``Settings.redis``; docs/deployment.md) each table has one owner at a time, by a lease in
-the database renewed by the heartbeat (``LEASE``). A node takes over the unfinished tables whose lease ran out
-(their owner died) or that were handed over (their owner stopped), rebuilding each from its action log; an
-intent for a table nobody owns at that moment waits for a new owner, or makes this node the owner.
+the database renewed by the heartbeat and by a thread that a busy loop does not hold up (``LeaseKeeper``). A
+node takes over the unfinished tables whose lease ran out (their owner died) or that were handed over (their
+owner stopped), rebuilding each from its action log; an intent for a table nobody owns at that moment waits for
+a new owner, or makes this node the owner.
 """
 
 from __future__ import annotations
@@ -40,6 +41,7 @@ from trickroom.server.accounts import (
 from trickroom.server.bots import BotRunner
 from trickroom.server.bus import Bus, Handler
 from trickroom.server.cluster import Cluster
+from trickroom.server.lease_keeper import LeaseKeeper
 from trickroom.server.protocol import (
     PROTOCOL_VERSION,
     TABLE_TYPES,
@@ -106,6 +108,7 @@ class Room:
         self.draining = False
         self.node_urls: list[str] = [settings.websocket_url]
         self.heartbeat_task: asyncio.Task[None] | None = None
+        self.lease_keeper: LeaseKeeper | None = None
         self.takeover_lock = asyncio.Lock()
         self.background: set[asyncio.Task[None]] = set()
         self.loop: asyncio.AbstractEventLoop | None = None
@@ -131,11 +134,16 @@ class Room:
         self.listings = {k: v for k, v in (await self.cluster.listings()).items()}
         self.online = {uid: value["user"] for uid, value in (await self.cluster.online()).items()}
         await self.heartbeat()
+        self.lease_keeper = LeaseKeeper(self.settings.db, self.settings.db_schema, self.settings.node_id,
+                                        self.settings.lease_seconds)
+        self.lease_keeper.alive({t.number for t in self.tables.values()})
+        self.lease_keeper.start()
         self.heartbeat_task = asyncio.get_running_loop().create_task(self.heartbeat_loop())
 
     async def stop(self) -> None:
         if self.heartbeat_task is not None:
             self.heartbeat_task.cancel()
+        await self.stop_lease_keeper()
         for table in self.tables.values():
             table.cancel_all()
         self.bots.close()
@@ -155,6 +163,8 @@ class Room:
         interval = self.settings.lease_seconds / 3
         while True:
             await asyncio.sleep(interval)
+            if self.lease_keeper is not None:
+                self.lease_keeper.alive({t.number for t in self.tables.values()})
             try:
                 await self.heartbeat()
             except asyncio.CancelledError:
@@ -220,6 +230,11 @@ class Room:
             if uid not in online and uid not in self.by_user:
                 await self.on_lobby({"kind": "presence", "user": user, "online": False})
 
+    async def stop_lease_keeper(self) -> None:
+        if self.lease_keeper is not None:
+            keeper, self.lease_keeper = self.lease_keeper, None
+            await asyncio.to_thread(keeper.stop)
+
     async def drop_table(self, table: Table, release: bool) -> None:
         """Stop owning ``table``: its intents go to the next owner (``release``: hand it over at once)."""
         async with table.lock:
@@ -239,6 +254,7 @@ class Room:
         self.draining = True
         if self.heartbeat_task is not None:
             self.heartbeat_task.cancel()
+        await self.stop_lease_keeper()
         await self.cluster.heartbeat({uid: {"user": next(iter(c)).user, "lang": next(iter(c)).lang}
                                       for uid, c in self.by_user.items() if c}, draining=True)
         for table in list(self.tables.values()):

@@ -19,10 +19,11 @@ import asyncio
 import logging
 import random
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
+from trickroom.cards import CardError, parse_card
 from trickroom.games import Event, Game, IllegalAction, Match, OptionError, events_for, game_class, load_game
 from trickroom.narration import catalog, narrate, translate
 from trickroom.server import metrics
@@ -34,6 +35,30 @@ from trickroom.server.services import Services
 log = logging.getLogger("trickroom.table")
 
 WAITING, PLAYING, PAUSED, FINISHED, CLOSED = "waiting", "playing", "paused", "finished", "closed"
+
+
+def already_applied(actions: Sequence[tuple[int, str]], seat: int, move: int, action: str) -> bool:
+    """Whether ``action``, sent by ``seat`` on the state after ``move`` actions, is one the log already holds:
+    the seat's first action after that state is this one. A client that did not hear its act answered (its node
+    went away) sends the same act with the same ``move`` again; this makes the second one harmless, in whichever
+    order the two arrive."""
+    for acting, logged in actions[move:]:
+        if acting == seat:
+            return action_key(logged) == action_key(action)
+    return False
+
+
+def action_key(action: str) -> tuple[str, ...]:
+    # Cards in a play may be written in any order and form (10S, ts); the log holds the engine's canonical form.
+    head, *rest = action.split()
+    return (head.lower(), *sorted(_card_or_word(word) for word in rest))
+
+
+def _card_or_word(word: str) -> str:
+    try:
+        return parse_card(word)
+    except CardError:
+        return word.lower()
 
 
 def hand_events_for(match: Match, seat: int) -> list[Event]:
@@ -320,9 +345,11 @@ class Table:
     def turn_state(self, seat: int | None) -> Message:
         match = self.match
         if match is None or self.status == FINISHED:
-            return {"to_act": [], "legal": [], "deadline": None}
+            return {"to_act": [], "legal": [], "deadline": None, "move": len(match.actions) if match else 0}
         legal = match.legal_actions(seat) if seat is not None and self.status == PLAYING else []
-        return {"to_act": list(match.to_act), "legal": legal, "deadline": self.deadline(seat)}
+        # ``move``: how many actions the match has had; an ``act`` may quote it (Act.move, already_applied).
+        return {"to_act": list(match.to_act), "legal": legal, "deadline": self.deadline(seat),
+                "move": len(match.actions)}
 
     def deadline(self, seat: int | None) -> float | None:
         if seat is None or seat not in self.deadlines:
@@ -352,7 +379,7 @@ class Table:
             self.prompted[seat] = legal
             await self.send(member.user["id"], {
                 "type": "your_turn", "table": self.id, "seq": self.next_seq - 1, "legal": state["legal"],
-                "deadline": state["deadline"], "text": translate("turn.yours", member.lang)})
+                "deadline": state["deadline"], "move": state["move"], "text": translate("turn.yours", member.lang)})
 
     def person_plays(self, seat: int) -> bool:
         s = self.seats[seat]
@@ -493,7 +520,7 @@ class Table:
                 and seat in self.match.to_act and self.person_plays(seat)):
             state = self.turn_state(seat)
             await self.send(uid, {"type": "your_turn", "table": self.id, "seq": self.next_seq - 1,
-                                  "legal": state["legal"], "deadline": state["deadline"],
+                                  "legal": state["legal"], "deadline": state["deadline"], "move": state["move"],
                                   "text": translate("turn.yours", lang)}, conn)
 
     async def presence(self, user: Message, online: bool) -> None:
@@ -554,6 +581,9 @@ class Table:
             raise ProtocolError("not_your_turn")
         if self.seats[seat].replaced:
             await self.reconnected(seat)  # acting is the surest sign the person is back
+        move = msg.get("move")
+        if isinstance(move, int) and already_applied(self.match.actions, seat, move, msg["action"]):
+            return  # the same act sent again (a reconnect, a node's hand-over): acknowledged, not applied twice
         await self.apply(seat, msg["action"], user["id"])
 
     async def on_stand(self, user: Message, msg: Message) -> None:

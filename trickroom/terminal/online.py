@@ -62,6 +62,10 @@ class OnlineClient(Session):
         self.view: Message | None = None
         self.legal: list[str] = []
         self.to_act: list[int] = []
+        self.move: int | None = None  # the room's count of actions in the match, quoted by each act
+        # The act sent and not yet answered: sent again after a reconnect, where its ``move`` lets the room apply
+        # it at most once (docs/protocol.md, "Several nodes").
+        self.pending_act: Message | None = None
         self.started = False
         self.prompted: list[str] | None = None  # the legal list of the turn prompt not yet answered
         self.done = False
@@ -164,10 +168,11 @@ class OnlineClient(Session):
                 self.typed(line)
         return 0
 
-    def send(self, message: Message) -> None:
+    def send(self, message: Message) -> int:
         assert self.ws is not None
         self.next_id += 1
         self.ws.send(json.dumps({**message, "id": self.next_id}))
+        return self.next_id
 
     # What the room says
 
@@ -241,6 +246,10 @@ class OnlineClient(Session):
         self.view = msg.get("view")
         self.legal = list(msg.get("legal") or [])
         self.to_act = list(msg.get("to_act") or [])
+        self.move = msg.get("move")
+        if self.pending_act is not None and self.pending_act["table"] == self.table:
+            # After a reconnect: the act that went unanswered goes again (ignored if it was applied).
+            self.pending_act["id"] = self.send({k: v for k, v in self.pending_act.items() if k != "id"})
         if first:
             self.tracker = HandTracker(self.game_name, self.options, self.names, self.lang, self.seat)
         if self.seat is None and first:
@@ -311,6 +320,7 @@ class OnlineClient(Session):
         self.view = msg.get("view")
         self.legal = list(msg.get("legal") or [])
         self.to_act = list(msg.get("to_act") or [])
+        self.move = msg.get("move")
         if self.seat not in self.to_act:
             self.prompted = None
 
@@ -326,14 +336,19 @@ class OnlineClient(Session):
         self.show_turn(self.legal)
 
     def on_error(self, msg: Message) -> None:
+        self.answered(msg)
         self.say(msg.get("text") or msg.get("code", ""), remember=False)
+
+    def answered(self, msg: Message) -> None:
+        if self.pending_act is not None and msg.get("re") == self.pending_act["id"]:
+            self.pending_act = None
 
     def on_left(self, msg: Message) -> None:
         self.say(msg.get("text", ""))
         self.done = True
 
     def on_ok(self, msg: Message) -> None:
-        return
+        self.answered(msg)
 
     def on_stats(self, msg: Message) -> None:
         user = msg.get("user") or {}
@@ -368,7 +383,8 @@ class OnlineClient(Session):
             self.say(say("bye", self.lang), remember=False)
             self.done = True
         elif isinstance(command, Act):
-            self.send({"type": "act", "table": self.table, "action": command.action})
+            act: Message = {"type": "act", "table": self.table, "action": command.action, "move": self.move}
+            self.pending_act = {**act, "id": self.send(act)}
         elif isinstance(command, Info):
             self.answer(command)
         elif isinstance(command, Problem):

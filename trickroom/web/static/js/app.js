@@ -209,15 +209,24 @@ const tableHandlers = {
   pause: () => hostOnly() && sendTable({ type: "pause", paused: true }),
   spectator: () => spectatorToggle(),
   leave: () => state.table && sendTable({ type: "leave" }),
-  act: (action) => sendTable({ type: "act", action }),
+  act: (action) => sendAct(action),
 };
+
+// An act quotes the state it was chosen on (`move`) and is kept until the room answers it, so that after a
+// reconnect it can be sent again without the risk of playing twice.
+function sendAct(action) {
+  const message = { type: "act", action, move: state.table?.move };
+  if (!sendTable(message)) return;
+  state.pendingAct = message;
+}
 
 function sendTable(message) {
   if (!state.table) {
     speech.say(t("speech.not_at_table"), { assertive: true, always: true });
     return false;
   }
-  if (!net.send({ ...message, table: state.table.id, id: newId() })) {
+  Object.assign(message, { table: state.table.id, id: newId() });
+  if (!net.send(message)) {
     speech.say(t("speech.offline"), { assertive: true, always: true });
     return false;
   }
@@ -295,7 +304,7 @@ function createTable(result) {
 }
 
 function playCards(cards) {
-  sendTable({ type: "act", action: `play ${cards.join(" ")}` });
+  sendAct(`play ${cards.join(" ")}`);
 }
 
 // ---------------------------------------------------------------------------------------------------------------
@@ -421,7 +430,9 @@ const HANDLERS = {
   snapshot(m) {
     const arriving = !state.table || state.table.id !== m.table;
     state.table = { id: m.table, info: m.info, you: m.you, view: m.view, legal: m.legal || [], to_act: m.to_act || [],
-                    deadline: m.deadline, deadlineAt: deadlineAt(m.deadline), standings: m.standings };
+                    deadline: m.deadline, deadlineAt: deadlineAt(m.deadline), standings: m.standings, move: m.move };
+    // After a reconnect: the act that went unanswered goes again (the room ignores it if it was applied).
+    if (state.pendingAct?.table === m.table) net.send(state.pendingAct);
     if (state.pendingJoin?.table === m.table) state.pendingJoin = null;
     state.lastSeq[m.table] = Math.max(state.lastSeq[m.table] || 0, m.seq || 0);
     state.turnSaid = null;
@@ -458,7 +469,7 @@ const HANDLERS = {
   update(m) {
     if (!state.table || state.table.id !== m.table) return;
     Object.assign(state.table, { view: m.view, legal: m.legal || [], to_act: m.to_act || [], deadline: m.deadline,
-                                 deadlineAt: deadlineAt(m.deadline) });
+                                 deadlineAt: deadlineAt(m.deadline), move: m.move });
     // The "started" table event carries the info from just before the start (status still "waiting"); an update
     // with a view means the match is on.
     if (m.view && state.table.info.status === "waiting") state.table.info = { ...state.table.info, status: "playing" };
@@ -514,6 +525,7 @@ const HANDLERS = {
     net.send({ type: "lobby" });
   },
   error(m) {
+    if (state.pendingAct && m.re === state.pendingAct.id) state.pendingAct = null;
     sounds.play("error");
     speech.say(m.text, { channel: "system", assertive: true, always: true });
     const join = state.pendingJoin;
@@ -532,7 +544,9 @@ const HANDLERS = {
   stats(m) {
     onStats(m, { say: sayStats });
   },
-  ok() {},
+  ok(m) {
+    if (state.pendingAct && m.re === state.pendingAct.id) state.pendingAct = null;
+  },
   pong() {},
 };
 

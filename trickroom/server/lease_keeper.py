@@ -1,0 +1,70 @@
+"""Table leases renewed from a thread of their own (several nodes only).
+
+The node's heartbeat on the event loop renews its leases too, and is what notices a table taken by another node;
+but a node whose loop is busy for seconds (a burst of load on a small machine) would miss renewals, and its
+tables would move to other nodes in the middle of play. This keeper renews the same leases every third of their
+length from a thread with its own event loop and database connection, which a busy main loop does not hold up.
+
+It renews only while the main loop shows it is alive (``alive()``, called at every heartbeat): a loop that has
+said nothing for ``stall_limit`` seconds is hung, and its tables had better move, as after a crash. It renews
+only leases this node holds (``Store.renew_leases`` checks the owner), so it can never take a table back from
+the node that took it over.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import threading
+import time
+
+from trickroom.server.store import Store
+
+log = logging.getLogger(__name__)
+
+
+class LeaseKeeper:
+    def __init__(self, db_url: str, schema: str | None, node_id: str, lease_seconds: float,
+                 stall_limit: float = 15.0) -> None:
+        self.db_url = db_url
+        self.schema = schema
+        self.node_id = node_id
+        self.lease_seconds = lease_seconds
+        self.stall_limit = stall_limit
+        self._tables: frozenset[int] = frozenset()
+        self._last_alive = time.monotonic()
+        self._stop = threading.Event()
+        self._thread = threading.Thread(target=self._run, daemon=True, name="lease-keeper")
+
+    def start(self) -> None:
+        self._thread.start()
+
+    def stop(self) -> None:
+        """Stop renewing (a node handing its tables over must not keep them)."""
+        self._stop.set()
+        if self._thread.is_alive():
+            self._thread.join(timeout=self.lease_seconds)
+
+    def alive(self, tables: set[int]) -> None:
+        """The main loop is alive and owns ``tables`` (called from the loop at every heartbeat)."""
+        self._tables = frozenset(tables)
+        self._last_alive = time.monotonic()
+
+    def _run(self) -> None:
+        asyncio.run(self._renew_until_stopped())
+
+    async def _renew_until_stopped(self) -> None:
+        store = Store(self.db_url, self.schema)
+        try:
+            while not self._stop.wait(self.lease_seconds / 3):
+                if time.monotonic() - self._last_alive > self.stall_limit:
+                    continue  # the main loop is hung: let the leases run out
+                tables = self._tables
+                if not tables:
+                    continue
+                try:
+                    await store.renew_leases(self.node_id, sorted(tables), self.lease_seconds)
+                except Exception:  # the database hiccuped: the next round (or the heartbeat) tries again
+                    log.warning("lease renewal from the keeper thread failed", exc_info=True)
+        finally:
+            await store.engine.dispose()
