@@ -8,8 +8,10 @@ from typing import Any
 
 from trickroom.bots.bura.memory import TRUE_CLAIM, Memory, card_points, remember, sample_hidden
 from trickroom.bots.bura.policy import choose_play
-from trickroom.bots.search import Budget, SearchResult, flat_search
-from trickroom.games import Event, Game, Match
+from trickroom.bots.bura.rollout import Playout
+from trickroom.bots.bura.search import World, search
+from trickroom.bots.search import Budget, SearchResult
+from trickroom.games import Event, Game
 
 CLAIM = "claim"
 EASY_RANDOM_PLAY = 0.2  # how often the easy level plays any cards without thinking
@@ -140,41 +142,6 @@ def easy_off_turn(game: Game, seat: int, view: dict[str, Any], events: Sequence[
 
 # --- hard --------------------------------------------------------------------------------------------------
 
-def playout(match: Match, seat: int, points: Sequence[int], played: set[str]) -> float:
-    """Play a determinized ``match`` on with the heuristics until someone reaches 31 (and so claims) or the hand
-    ends; 1.0 if ``seat`` wins the hand, else 0.0. ``match.events`` holds only what happened since the world
-    was sampled (determinized matches start without history)."""
-    points = list(points)
-    played = set(played)
-    seen = 0
-    for _ in range(500):
-        events = match.events
-        while seen < len(events):
-            event = events[seen]
-            seen += 1
-            kind = event["type"]
-            if kind == "trick":
-                winner = int(event["winner"])
-                points[winner] += sum(card_points(c) for c in event["cards"])
-                played.update(event["cards"])
-                if points[winner] >= TRUE_CLAIM:
-                    return 1.0 if winner == seat else 0.0
-            elif kind == "hand_end":
-                return 1.0 if event["winner"] == seat else 0.0
-        if match.is_over or not match.to_act:
-            return 0.0
-        actor = match.to_act[0]
-        legal = [a for a in match.legal_actions(actor) if a != CLAIM]
-        if len(legal) == 1:
-            match.apply(actor, legal[0])
-            continue
-        view = match.view(actor)
-        hand = set(view["hand"])
-        unseen = _DECK_SET - played - hand
-        match.apply(actor, heuristic_action(view, legal, points, unseen))
-    return 0.0
-
-
 def hard_search(game: Game, seat: int, view: dict[str, Any], events: Sequence[Event], legal: Sequence[str],
                 rng: random.Random, budget: Budget) -> SearchResult:
     memory = remember(view, events)
@@ -184,14 +151,13 @@ def hard_search(game: Game, seat: int, view: dict[str, Any], events: Sequence[Ev
     fallback = heuristic_action(view, actions, memory.points, memory.unseen)
     if any(a.startswith("announce bura") or a.startswith("announce moscow") for a in actions):
         return SearchResult(next(a for a in actions if a in ("announce bura", "announce moscow")), 0)
-
-    def sample(sample_rng: random.Random) -> Match | None:
-        hidden = sample_hidden(memory, sample_rng)
-        return None if hidden is None else game.determinized_match(view, hidden)
-
     played = set(memory.played)
-    return flat_search(seat, actions, sample, lambda m, _r: playout(m, seat, memory.points, played), budget, rng,
-                       fallback)
 
+    def sample(sample_rng: random.Random) -> World | None:
+        hidden = sample_hidden(memory, sample_rng)
+        return None if hidden is None else (Playout(view, hidden, played), 1.0)
 
-_DECK_SET: frozenset[str] = frozenset(r + s for s in "SHDC" for r in "6789TJQKA")
+    def value(winner: int, points: list[int]) -> float:
+        return 1.0 if winner == seat else 0.0
+
+    return search(actions, sample, value, budget, rng, fallback)

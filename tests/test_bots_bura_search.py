@@ -1,0 +1,98 @@
+"""The Bura hard level's own machinery: the light playout simulator against the engine, and its heuristic."""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+import pytest
+
+from trickroom.bots.bura import normal_action
+from trickroom.bots.bura.memory import remember
+from trickroom.bots.bura.policy import choose_play
+from trickroom.bots.bura.rollout import NOBODY, Playout, _mask, heuristic_choice
+from trickroom.games import Game, Match, events_for, load_game
+from trickroom.games.bura.tables import CODES
+
+
+def _true_hidden(match: Match, seat: int, view: dict[str, Any], events: list[Any]) -> tuple[dict[str, Any], set[str]]:
+    """The real hidden cards, in the form the hard level's sampler deals them."""
+    memory = remember(view, events)
+    stock = [CODES[c] for c in match.stock[match.stock_pos:]]  # type: ignore[attr-defined]
+    hands = {s: match.view(s)["hand"] for s in memory.sizes}
+    return {"hands": hands, "stock": stock, "points": list(memory.points)}, set(memory.played)
+
+
+def _engine_winner(game: Game, match: Match, seat: int, action: str) -> int:
+    """The real match played on from ``action`` by normal bots with their full memory; whoever reaches 31
+    claims at once (as the arena and the server make them do)."""
+    match = match.clone()
+    match.apply(seat, action)
+    hands_before = len(match.hand_results)
+    rng = random.Random(0)
+    while len(match.hand_results) == hands_before:
+        claimant = next((s for s in range(game.players) if "claim" in match.legal_actions(s)
+                         and remember(match.view(s), events_for(match.events, s)).points[s] >= 31), None)
+        if claimant is not None:
+            match.apply(claimant, "claim")
+            continue
+        actor = match.to_act[0]
+        legal = match.legal_actions(actor)
+        match.apply(actor, normal_action(game, actor, match.view(actor), events_for(match.events, actor), legal, rng))
+    winner = match.hand_results[hands_before]["winner"]
+    return NOBODY if winner is None else int(winner)
+
+
+@pytest.mark.parametrize(("players", "preset"), [(2, "classic"), (3, "moscow"), (4, "classic")])
+def test_playout_ends_every_hand_as_the_engine_with_normal_bots_does(players: int, preset: str) -> None:
+    game = load_game("bura", players=players, preset=preset)
+    compared = 0
+    for hand in range(4):
+        match = game.new_match(seed=50 * players + hand)
+        rng = random.Random(hand)
+        while not match.is_over and all(r.get("reason") == "redeal" for r in match.hand_results):
+            seat = match.to_act[0]
+            legal = match.legal_actions(seat)
+            view, events = match.view(seat), events_for(match.events, seat)
+            if remember(view, events).points[seat] >= 31:
+                match.apply(seat, "claim")
+                continue
+            actions = [a for a in legal if a != "claim"]
+            # (In an announcement pause with earlier answers the real table knows them and the sampled world
+            # does not: those positions are not comparable.)
+            if len(actions) > 1 and not [s for s in view["answered"] if s != seat]:
+                hidden, played = _true_hidden(match, seat, view, events)
+                playout = Playout(view, hidden, played)
+                for action in actions:
+                    assert playout.run(action)[0] == _engine_winner(game, match, seat, action), (hand, action)
+                    compared += 1
+            match.apply(seat, rng.choice(actions))  # random play reaches varied positions
+    assert compared > 20
+
+
+def test_playout_gives_no_win_for_31_reached_in_the_last_trick() -> None:
+    # Two players, stock empty, one card each: whoever takes the last trick reaches 31 but cannot claim (B8).
+    game = load_game("bura", players=2)
+    view = {"seat": 0, "players": 2, "options": dict(game.options), "trump": "S", "trump_card": None,
+            "in_hand": [True, True], "hand": ["AH"], "stock_dead": False, "trick": [], "leader": 0,
+            "trick_number": 12, "phase": "play"}
+    playout = Playout(view, {"hands": {1: ["6H"]}, "stock": [], "points": [25, 0]}, set())
+    assert playout.run("play AH") == (NOBODY, [36, 0])
+
+
+def test_heuristic_choice_is_the_normal_levels_choice() -> None:
+    rng = random.Random(3)
+    deck = list(CODES)
+    for _ in range(400):
+        rng.shuffle(deck)
+        trump = rng.choice("SHDC")
+        later = rng.randint(0, 2)
+        led = rng.randint(0, 2)
+        count = rng.randint(1, 3)
+        hand = sorted(deck[:3], key=CODES.index)
+        trick = [(s + 1, deck[3 + 3 * s:3 + 3 * s + count]) for s in range(led)]
+        plays = [hand[:count], hand[-count:]] if trick else [[c] for c in hand]
+        unseen = deck[12:12 + rng.randint(0, 24)]
+        points = [rng.randint(0, 30) for _ in range(4)]
+        expected = choose_play(hand, plays, trick, 0, points, set(unseen), trump, later)
+        assert heuristic_choice(plays, trick, 0, points, _mask(unseen), trump, later) == expected

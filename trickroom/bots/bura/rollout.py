@@ -1,0 +1,300 @@
+"""A light Bura simulator for the hard level's playouts: the rest of a hand, every seat playing the normal level.
+
+The engine (trickroom.games.bura) is the authority on the rules, and its public API is built for tables: every
+action produces JSON events and every decision needs a view. A playout needs neither, so this module replays
+the engine's rules for the rest of one hand on plain lists (tricks, B5; drawing, B6; the first to 31 claims at
+once, B7; announcements at the start of a trick, B9/B10; no claim after the last trick, B8) and asks the normal
+level's heuristic (policy.choose_play) for every play, with exactly the memory a normal bot would have. A test
+plays the same worlds through the engine with the normal bots and checks that both end the same way.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Collection, Mapping, Sequence
+from itertools import combinations
+from typing import Any
+
+from trickroom.bots.bura.memory import TRUE_CLAIM, card_points
+from trickroom.bots.bura.policy import BEATERS, DECIDES, _miss_chance, beats, keep_value
+from trickroom.cards import SUITS
+from trickroom.games.bura.tables import BEATS, ID_OF, KINDS_CLASSIC, KINDS_MOSCOW, play_beats
+
+_ID = ID_OF.__getitem__
+NOBODY = -1
+UNDECIDED = -2
+
+
+_BIT = {card: 1 << ID_OF[card] for card in ID_OF}
+_POINTS = {card: card_points(card) for card in ID_OF}
+_KEEP = {trump: {card: keep_value(card, trump) for card in ID_OF} for trump in SUITS}
+_BEATERS = {trump: {card: sum(_BIT[o] for o in table[card]) for card in ID_OF} for trump, table in BEATERS.items()}
+_HEURISTIC_BEATS = {trump: {(a, b): beats(a, b, trump) for a in ID_OF for b in ID_OF} for trump in SUITS}
+
+
+_FULL = (1 << len(ID_OF)) - 1
+_LEADS: dict[tuple[str, ...], list[tuple[str, ...]]] = {}
+_FOLLOWS: dict[tuple[tuple[str, ...], int], list[tuple[str, ...]]] = {}
+
+
+def _mask(cards: Collection[str]) -> int:
+    mask = 0
+    for card in cards:
+        mask |= _BIT[card]
+    return mask
+
+
+def _leads(hand: tuple[str, ...]) -> list[tuple[str, ...]]:
+    """The engine's leads from a sorted hand, in its order: 1, 2 or 3 cards of one suit."""
+    found = _LEADS.get(hand)
+    if found is None:
+        found = _LEADS[hand] = [c for size in (1, 2, 3) for c in combinations(hand, size)
+                                if all(card[1] == c[0][1] for card in c)]
+    return found
+
+
+def _follows(hand: tuple[str, ...], count: int) -> list[tuple[str, ...]]:
+    found = _FOLLOWS.get((hand, count))
+    if found is None:
+        found = _FOLLOWS[hand, count] = list(combinations(hand, count))
+    return found
+
+
+def _sorted(cards: Sequence[str]) -> list[str]:
+    return sorted(cards, key=_ID)  # the engine's order, so that plays are listed (and tie-broken) as it lists them
+
+
+def combination(hand: Sequence[str], trump: str, moscow: bool) -> str | None:
+    """The engine's combination of a three-card hand (tables.combination, on card codes)."""
+    if len(hand) != 3:
+        return None
+    a, b, c = hand
+    if a[1] == b[1] == c[1]:
+        return "bura" if a[1] == trump else "molodka"
+    if a[0] == b[0] == c[0] == "A":
+        return "moscow" if moscow else "aces"
+    if moscow and a[0] == b[0] == c[0] == "6" and trump in (a[1], b[1], c[1]):
+        return "little-moscow"
+    return None
+
+
+class Playout:
+    """The rest of one hand from a seat's decision, in one sampled world. ``run(action)`` plays ``action`` for
+    the deciding seat, then every seat (the deciding one too) by the normal heuristic until the hand is decided.
+    """
+
+    def __init__(self, view: Mapping[str, Any], hidden: Mapping[str, Any], played: set[str]) -> None:
+        self.seat = int(view["seat"])
+        self.n = int(view["players"])
+        self.moscow = view["options"].get("preset") == "moscow"
+        self.kinds = KINDS_MOSCOW if self.moscow else KINDS_CLASSIC
+        self.trump: str = view["trump"]
+        self.trump_card: str | None = view["trump_card"]
+        self.order = [s for s in range(self.n) if view["in_hand"][s]]
+        self.next_seat = {s: self.order[(i + 1) % len(self.order)] for i, s in enumerate(self.order)}
+        others = {int(k): v for k, v in hidden["hands"].items()}
+        self.hands = {s: _sorted(view["hand"] if s == self.seat else others[s]) for s in self.order}
+        self.stock: list[str] = list(hidden["stock"])
+        self.stock_dead = bool(view["stock_dead"])
+        self.points = [int(p) for p in hidden["points"]]
+        self.played_mask = _mask(played)
+        self.trick = [(int(p["seat"]), list(p["cards"])) for p in view["trick"]]
+        self.leader = int(view["leader"])
+        self.trick_number = int(view["trick_number"])
+        self.announce = view["phase"] == "announce"
+
+    # --- state ---------------------------------------------------------------------------------------------
+
+    def _copy(self) -> Playout:
+        twin = object.__new__(Playout)
+        twin.__dict__.update(self.__dict__)
+        twin.hands = {s: hand[:] for s, hand in self.hands.items()}
+        twin.stock = self.stock[:]
+        twin.points = self.points[:]
+        twin.trick = self.trick[:]
+        return twin
+
+    def _clockwise(self, start: int) -> list[int]:
+        i = self.order.index(start)
+        return self.order[i:] + self.order[:i]
+
+    # --- playing -------------------------------------------------------------------------------------------
+
+    def run(self, action: str) -> tuple[int, list[int]]:
+        """The winner of the hand (NOBODY when no one wins) and the card points taken, after ``action``."""
+        state = self._copy()
+        return state._run(action)
+
+    def _run(self, action: str) -> tuple[int, list[int]]:
+        if self.announce:
+            winner = self._announcements({self.seat: action})
+        else:
+            winner = self._play(self.seat, action.split()[1:])
+        while winner == UNDECIDED:
+            actor = self.next_seat[self.trick[-1][0]] if self.trick else self.leader
+            winner = self._play(actor, self._choose(actor))
+        return winner, self.points
+
+    def _choose(self, actor: int) -> list[str]:
+        hand = self.hands[actor]
+        if self.trick:
+            count = len(self.trick[0][1])
+            if count == len(hand):
+                return hand[:]
+            options = _follows(tuple(hand), count)
+        else:
+            options = _leads(tuple(hand))
+            if len(options) == 1:
+                return list(options[0])
+        unseen = _FULL & ~self.played_mask
+        for card in hand:
+            unseen &= ~_BIT[card]
+        if self.trump_card is not None and self.stock:
+            unseen &= ~_BIT[self.trump_card]
+        later = len(self.order) - len(self.trick) - 1
+        return list(options[heuristic_choice(options, self.trick, actor, self.points, unseen, self.trump, later)])
+
+    def _play(self, actor: int, cards: list[str]) -> int:
+        hand = self.hands[actor]
+        for card in cards:
+            hand.remove(card)
+        self.trick.append((actor, cards))
+        for card in cards:
+            self.played_mask |= _BIT[card]
+        if self.next_seat[actor] != self.leader:
+            return UNDECIDED
+        winner = self._take_trick()
+        self._draw(winner)
+        if not self.hands[winner]:
+            return NOBODY  # B8: the last trick ends the hand at once; no one can claim after it, even with 31
+        if self.points[winner] >= TRUE_CLAIM:
+            return winner  # the normal level claims the moment it reaches 31
+        self.leader = winner
+        return self._start_trick()
+
+    def _take_trick(self) -> int:
+        beats = BEATS[SUITS.index(self.trump)]  # the engine's table: the heuristic's own ranks are not the rules
+        winner, winning = self.trick[0][0], tuple(map(_ID, self.trick[0][1]))
+        for seat, cards in self.trick[1:]:
+            ids = tuple(map(_ID, cards))
+            if play_beats(ids, winning, beats):
+                winner, winning = seat, ids
+        self.points[winner] += sum(card_points(c) for _, cards in self.trick for c in cards)
+        self.trick = []
+        return winner
+
+    def _draw(self, winner: int) -> None:
+        order = self._clockwise(winner)
+        need = 3 - len(self.hands[winner])
+        rounds = min(need, len(self.stock) // len(order))
+        for _ in range(rounds):
+            for seat in order:
+                self.hands[seat].append(self.stock.pop(0))
+        if rounds:
+            for seat in order:
+                self.hands[seat].sort(key=_ID)
+        if rounds < need and self.stock and not self.stock_dead:
+            self.stock_dead = True
+
+    def _start_trick(self) -> int:
+        self.trick_number += 1
+        if len(self.hands[self.leader]) == 3 and not (self.moscow and self.trick_number == 1):
+            return self._announcements({})
+        return UNDECIDED
+
+    def _announcements(self, answers: dict[int, str]) -> int:
+        """Everyone without an answer announces what they hold (the normal level always does); then B9/B10."""
+        combos = {s: combination(self.hands[s], self.trump, self.moscow) for s in self.order}
+        made: list[tuple[int, str]] = []
+        for s in self._clockwise(self.leader):
+            answer = answers.get(s)
+            if answer is None:
+                kind = combos[s]
+                if kind is not None:
+                    made.append((s, kind))
+            elif answer != "pass":
+                made.append((s, answer.split()[1]))
+        if not made:
+            return UNDECIDED
+        top = max(self.kinds[kind] for _, kind in made)
+        first, kind = next((s, k) for s, k in made if self.kinds[k] == top)
+        if kind == "moscow":
+            return first
+        if kind == "bura":
+            others = [s for s in self._clockwise(first)[1:] if combos[s] == "bura"]
+            if not others:
+                return first
+            self.leader = first
+            for s in (first, *others):
+                self.trick.append((s, self.hands[s]))
+            return self._take_trick()
+        self.leader = first
+        return self._play(first, self.hands[first][:])
+
+
+def _heuristic_play_beats(play: Sequence[str], winning: Sequence[str], table: dict[tuple[str, str], bool]) -> bool:
+    """policy.play_beats on a precomputed table."""
+    if len(play) != len(winning):
+        return False
+    if len(play) == 1:
+        return table[play[0], winning[0]]
+    first = play[0]
+    for index, target in enumerate(winning):
+        if table[first, target] and _heuristic_play_beats(play[1:], [*winning[:index], *winning[index + 1:]], table):
+            return True
+    return False
+
+
+def heuristic_choice(plays: Sequence[Sequence[str]], trick: Sequence[tuple[int, Sequence[str]]], seat: int,
+                     points: Sequence[int], unseen_mask: int, trump: str, later_players: int) -> int:
+    """policy.choose_play (hand size 3) with the unseen cards as a bit mask (bit ``ID_OF[card]``), computed the
+    same way on precomputed tables: the same scores to the last bit, so the same choice (a test compares them)."""
+    total = unseen_mask.bit_count()
+    keep = _KEEP[trump]
+    beaters = _BEATERS[trump]
+    held = min(3 * later_players, total)
+    mine = points[seat]
+
+    def beat_chance(play: Sequence[str]) -> float:
+        if total == 0 or later_players <= 0:
+            return 0.0
+        chance = 1.0
+        for card in play:
+            chance *= 1.0 - _miss_chance(total, (beaters[card] & unseen_mask).bit_count(), held)
+        return chance
+
+    best_index, best_score = 0, float("-inf")
+    if not trick:
+        for index, play in enumerate(plays):
+            own_points = sum([_POINTS[c] for c in play])
+            spent = sum([keep[c] for c in play])
+            chance = beat_chance(play)
+            pot = own_points + 2.0 * len(play) * later_players
+            score = (1 - chance) * pot - chance * (own_points + 4.0 * len(play)) - 0.5 * spent
+            if mine + pot >= TRUE_CLAIM:
+                score += (1 - chance) * DECIDES
+            score += 0.8 * (len(play) - 1) * (1 - chance)
+            if score > best_score:
+                best_index, best_score = index, score
+        return best_index
+    table = _HEURISTIC_BEATS[trump]
+    winner, winning = trick[0]
+    for other, other_play in trick[1:]:
+        if _heuristic_play_beats(other_play, winning, table):
+            winner, winning = other, other_play
+    on_table = sum([_POINTS[c] for _, p in trick for c in p])
+    for index, play in enumerate(plays):
+        own_points = sum([_POINTS[c] for c in play])
+        spent = sum([keep[c] for c in play])
+        pot = on_table + own_points
+        if _heuristic_play_beats(play, winning, table):
+            chance = beat_chance(play) if later_players else 0.0
+            score = (1 - chance) * pot - chance * pot - spent
+            if mine + pot >= TRUE_CLAIM:
+                score += (1 - chance) * DECIDES
+        else:
+            score = -pot - spent
+            if points[winner] + pot >= TRUE_CLAIM and not later_players:
+                score -= DECIDES
+        if score > best_score:
+            best_index, best_score = index, score
+    return best_index
