@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Iterable, Sequence
-from typing import TypeVar
+from typing import Any, TypeVar
 
 T = TypeVar("T")
 
@@ -29,21 +29,29 @@ _RANK_ALIASES = {"10": "T", "t": "T", "j": "J", "q": "Q", "k": "K", "a": "A"}
 
 
 class CardError(ValueError):
-    """A card code that cannot be read."""
+    """A card code that cannot be read. ``key`` and ``params`` name the sentence for the narration catalogs
+    (``illegal.card.*``, in room.po), so that a game can pass the refusal on in the player's language."""
+
+    def __init__(self, message: str = "", key: str | None = None, **params: Any) -> None:
+        super().__init__(message)
+        self.key = key
+        self.params = params
 
 
 def parse_card(text: str) -> str:
     """Return the canonical code for ``text`` (``"10s"`` -> ``"TS"``), or raise :class:`CardError`."""
     raw = text.strip()
     if len(raw) < 2:
-        raise CardError(f"{text!r} is not a card: write a rank and a suit, like QS or 10H.")
+        raise CardError(f"{text!r} is not a card: write a rank and a suit, like QS or 10H.",
+                        key="illegal.card.format", text=text)
     rank_part, suit_part = raw[:-1], raw[-1]
     suit = SUIT_SYMBOLS.get(suit_part) or suit_part.upper()
     if suit not in SUITS:
-        raise CardError(f"{text!r} is not a card: the suit must be one of S H D C.")
+        raise CardError(f"{text!r} is not a card: the suit must be one of S H D C.", key="illegal.card.suit", text=text)
     rank = rank_part.upper() if rank_part.upper() in RANKS else _RANK_ALIASES.get(rank_part.lower())
     if rank is None or rank not in RANKS:
-        raise CardError(f"{text!r} is not a card: the rank must be one of 6 7 8 9 10 J Q K A.")
+        raise CardError(f"{text!r} is not a card: the rank must be one of 6 7 8 9 10 J Q K A.",
+                        key="illegal.card.rank", text=text)
     return rank + suit
 
 
@@ -62,7 +70,7 @@ def parse_suit(text: str) -> str:
     for letter, names in _SUIT_WORDS.items():
         if low == letter.lower() or low in names:
             return letter
-    raise CardError(f"{text!r} is not a suit: write S, H, D or C.")
+    raise CardError(f"{text!r} is not a suit: write S, H, D or C.", key="illegal.suit.format", text=text)
 
 
 def rank_of(card: str) -> str:

@@ -24,7 +24,18 @@ SECRET = "secret"
 
 
 class IllegalAction(ValueError):
-    """An action the game does not allow now. The message is a clear English sentence for the player."""
+    """An action the game does not allow now. The message is a clear English sentence for the player.
+
+    ``key`` names the sentence in the narration catalogs (``illegal.<game>.<name>``, or ``illegal.<name>`` for
+    one every game shares) and ``params`` its parameters as data: card codes, suit letters, combination names,
+    action strings, numbers. The games never word a refusal in another language themselves (they import
+    nothing from the narration layer); ``trickroom.narration.refusal`` says it in the player's language.
+    """
+
+    def __init__(self, message: str = "", key: str | None = None, **params: Any) -> None:
+        super().__init__(message)
+        self.key = key
+        self.params = params
 
 
 class OptionError(ValueError):

@@ -6,6 +6,8 @@ into a message id and parameters; the sentence templates live in gettext catalog
 template). Catalogs are read with Babel at first use; no compile step.
 
     narrate("bura", event, seat=1, lang="ru", names=["Anna", "Boris", "Bot"])  # -> "Анна играет даму пик."
+
+A refused action (:class:`~trickroom.games.IllegalAction`) is said with :func:`refusal` (``refusals.py``).
 """
 
 from __future__ import annotations
@@ -69,3 +71,7 @@ def player_name(seat: int | None, names: Sequence[str], lang: str = "en") -> str
         return names[seat]
     word = "Место" if lang == "ru" else "Seat"
     return f"{word} {(seat or 0) + 1}"
+
+
+# Last: refusals.py reads the catalogs through the functions above.
+from trickroom.narration.refusals import refusal as refusal  # noqa: E402

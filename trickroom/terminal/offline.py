@@ -12,6 +12,7 @@ import time
 
 from trickroom.bots import DEFAULT_BUDGETS, Bot, make_bot, off_turn_action
 from trickroom.games import Game, IllegalAction, events_for
+from trickroom.narration import refusal
 from trickroom.terminal.commands import Act, Empty, Info, Other, Problem, Quit, parse, unknown
 from trickroom.terminal.console import Console
 from trickroom.terminal.render import Style, joined, standings_line
@@ -160,8 +161,8 @@ class OfflineGame(Session):
         try:
             self.match.apply(HUMAN, action)
         except IllegalAction as exc:
-            reason = str(exc).strip()
-            if self.lang == "en" and reason:
+            reason = refusal(exc, self.lang).strip()
+            if reason:
                 self.say(say("illegal", self.lang, reason=reason if reason.endswith(".") else reason + "."),
                          remember=False)
             else:

@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING, Any
 
 from trickroom.cards import (
     DECK_32,
+    RANKS,
     SUITS,
     CardError,
     card_name,
@@ -106,9 +107,9 @@ class MpourlotoMatch(Match):
 
     def apply(self, seat: int, action: str) -> list[Event]:
         if self.phase == OVER:
-            raise IllegalAction("The match is over.")
+            raise IllegalAction("The match is over.", key="illegal.over")
         if seat != self.turn:
-            raise IllegalAction("It is not your turn.")
+            raise IllegalAction("It is not your turn.", key="illegal.turn")
         legal = self._legal if self._legal is not None else self._compute_legal()
         if action not in legal:  # the fast path above takes canonical strings; anything else is read here
             action = self._canonical(seat, action, legal)
@@ -221,22 +222,27 @@ class MpourlotoMatch(Match):
         """``action`` as its canonical string if it is legal, else :class:`IllegalAction` with the reason."""
         words = action.replace(",", " ").split()
         if not words:
-            raise IllegalAction(f"Say what to do: {', '.join(legal)}.")
+            raise IllegalAction(f"Say what to do: {', '.join(legal)}.", key="illegal.mpourloto.empty",
+                                actions=list(legal))
         verb = words[0].lower()
         try:
             if verb == "play" and len(words) == 2:
-                canonical = PLAY_ACTION[parse_card(words[1])]
+                card = parse_card(words[1])
+                if card not in PLAY_ACTION:  # a six: a card, but not of this deck
+                    raise IllegalAction(f"There is no {card_name(card)} in Mpourloto: the deck runs from seven to ace.",
+                                        key="illegal.mpourloto.no_card", card=card)
+                canonical = PLAY_ACTION[card]
             elif verb == "name" and len(words) == 2:
                 canonical = "name " + parse_suit(words[1])
             elif verb == "meld" and len(words) > 1:
                 canonical = self._meld_canonical(seat, parse_cards(words[1:]))
             else:
                 canonical = " ".join([verb, *words[1:]])
-        except (CardError, KeyError) as error:
-            raise IllegalAction(str(error)) from None
+        except CardError as error:
+            raise IllegalAction(str(error), key=error.key, **error.params) from None
         if canonical in legal:
             return canonical
-        raise IllegalAction(self._why_illegal(seat, canonical, legal))
+        raise self._why_illegal(seat, canonical, legal)
 
     def _meld_canonical(self, seat: int, cards: list[str]) -> str:
         wanted = sorted(cards)
@@ -245,24 +251,38 @@ class MpourlotoMatch(Match):
                 return meld_action(meld_cards)
         for meld in self.declared:
             if meld["seat"] == seat and sorted(meld["cards"]) == wanted:
-                raise IllegalAction("You have already declared that meld.")
+                raise IllegalAction("You have already declared that meld.", key="illegal.mpourloto.declared",
+                                    cards=cards)
         raise IllegalAction("That is not one of your melds: a meld is a whole run of 3 or more cards of one suit, "
-                            "four cards of one rank, or the king and queen of trumps.")
+                            "four cards of one rank, or the king and queen of trumps.",
+                            key="illegal.mpourloto.not_meld", cards=cards)
 
-    def _why_illegal(self, seat: int, action: str, legal: list[str]) -> str:
+    def _why_illegal(self, seat: int, action: str, legal: list[str]) -> IllegalAction:
         if self.phase == PLAY and action.startswith("play "):
             card = action[5:]
             if card not in self.hands[seat]:
-                return f"You do not hold the {card_name(card)}."
+                # Several words after "play": the English names the first card, held or not, as it always did
+                # (the engine digest pins it); the key says what is wrong when that card is held.
+                code = card[:2]
+                if code[:1] not in RANKS or code[1:] not in SUITS:
+                    return IllegalAction("Play one card at a time.", key="illegal.mpourloto.one_card")
+                message = f"You do not hold the {card_name(code)}."
+                if code in self.hands[seat]:
+                    return IllegalAction(message, key="illegal.mpourloto.one_card")
+                return IllegalAction(message, key="illegal.mpourloto.not_held", card=code)
             led = self.trick[0][1][1]
             if any(c[1] == led for c in self.hands[seat]):
                 if card[1] != led:
-                    return "You must follow suit."
-                return "You must beat the highest card so far if you can."
+                    return IllegalAction("You must follow suit.", key="illegal.mpourloto.follow", suit=led)
+                return IllegalAction("You must beat the highest card so far if you can.",
+                                     key="illegal.mpourloto.beat")
             if card[1] != self.trumps:
-                return "You cannot follow suit, so you must play a trump."
-            return "You must play a trump that beats the highest trump so far if you can."
-        return f"{action!r} is not possible now; you can: {', '.join(legal)}."
+                return IllegalAction("You cannot follow suit, so you must play a trump.",
+                                     key="illegal.mpourloto.trump", suit=self.trumps)
+            return IllegalAction("You must play a trump that beats the highest trump so far if you can.",
+                                 key="illegal.mpourloto.overtrump")
+        return IllegalAction(f"{action!r} is not possible now; you can: {', '.join(legal)}.",
+                             key="illegal.mpourloto.not_now", action=action, actions=list(legal))
 
     # --- the deal and the bidding ------------------------------------------------------------------------------
 
