@@ -25,7 +25,7 @@ from typing import Any
 
 from trickroom.cards import CardError, parse_card
 from trickroom.games import Event, Game, IllegalAction, Match, OptionError, events_for, game_class, load_game
-from trickroom.narration import catalog, narrate, translate
+from trickroom.narration import catalog, narrate, refusal, translate
 from trickroom.server import metrics
 from trickroom.server.accounts import check_password, hash_password
 from trickroom.server.bots import acts_off_turn
@@ -822,7 +822,7 @@ class Table:
             match.apply(seat, action)
         except IllegalAction as exc:
             code = "illegal" if seat in match.to_act else "not_your_turn"
-            raise ProtocolError(code, _text=str(exc) or None) from None
+            raise ProtocolError(code, _text=refusal(exc, self.lang_of(actor)) or None) from None
         number = len(match.actions)
         canonical = match.actions[-1][1]
         try:
