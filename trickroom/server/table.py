@@ -16,6 +16,7 @@ requester gets ``error internal``. So bad input or a failed write never changes 
 from __future__ import annotations
 
 import asyncio
+import datetime as dt
 import logging
 import random
 import time
@@ -876,7 +877,11 @@ class Table:
         log.info("table %s finished after %d actions", self.id, len(match.actions), extra={"table": self.id})
         from trickroom.server.store import utcnow
 
-        await self.save(finished_at=utcnow())
+        finished_at = utcnow()
+        if not await self.write_finished(finished_at):
+            # The last action is in the log, so the end is durable already (a restart ends the match again from
+            # the log); the players hear it now, and the row is written as soon as the database lets us.
+            self.services.spawn(self.write_finished_later(finished_at))
         try:  # before the announcement, so that a player who hears "game over" finds the new figures
             await self.services.record_results(self)
         except Exception:
@@ -884,6 +889,25 @@ class Table:
         await self.send_updates(set())
         await self.record("table_event", {"kind": "finished", "params": {}, "standings": self.standings})
         await self.publish_listing()
+
+    async def write_finished(self, finished_at: dt.datetime) -> bool:
+        assert self.match is not None
+        try:
+            await self.save(finished_at=finished_at)
+            return True
+        except ProtocolError:  # save() put the row state back to the last one written: the match is over still
+            self.status = FINISHED
+            self.standings = self.match.standings
+            return False
+
+    async def write_finished_later(self, finished_at: dt.datetime) -> None:
+        pause = 0.5
+        while not self.dropped:
+            await asyncio.sleep(pause)
+            async with self.lock:
+                if self.dropped or await self.write_finished(finished_at):
+                    return
+            pause = min(pause * 2, 30.0)
 
     def schedule(self) -> None:
         """Start bot moves and turn timers for the seats the game now waits for."""
