@@ -4,18 +4,19 @@ The engine (trickroom.games.bura) is the authority on the rules, and its public 
 action produces JSON events and every decision needs a view. A playout needs neither, so this module replays
 the engine's rules for the rest of one hand on plain lists (tricks, B5; drawing, B6; the first to 31 claims at
 once, B7; announcements at the start of a trick, B9/B10; no claim after the last trick, B8) and asks the normal
-level's heuristic (policy.choose_play) for every play, with exactly the memory a normal bot would have. A test
-plays the same worlds through the engine with the normal bots and checks that both end the same way.
+level's heuristic (policy.choose_play, or the same heuristic on Bura's true ranks: ``tables``) for every play,
+with exactly the memory a normal bot would have. A test plays the same worlds through the engine with the normal
+bots and checks that both end the same way.
 """
 
 from __future__ import annotations
 
-from collections.abc import Collection, Mapping, Sequence
+from collections.abc import Callable, Collection, Mapping, Sequence
 from itertools import combinations
 from typing import Any
 
 from trickroom.bots.bura.memory import TRUE_CLAIM, card_points
-from trickroom.bots.bura.policy import BEATERS, DECIDES, _miss_chance, beats, keep_value
+from trickroom.bots.bura.policy import DECIDES, _miss_chance, beats, keep_value
 from trickroom.cards import SUITS
 from trickroom.games.bura.tables import BEATS, ID_OF, KINDS_CLASSIC, KINDS_MOSCOW, play_beats
 
@@ -26,9 +27,32 @@ UNDECIDED = -2
 
 _BIT = {card: 1 << ID_OF[card] for card in ID_OF}
 _POINTS = {card: card_points(card) for card in ID_OF}
-_KEEP = {trump: {card: keep_value(card, trump) for card in ID_OF} for trump in SUITS}
-_BEATERS = {trump: {card: sum(_BIT[o] for o in table[card]) for card in ID_OF} for trump, table in BEATERS.items()}
-_HEURISTIC_BEATS = {trump: {(a, b): beats(a, b, trump) for a in ID_OF for b in ID_OF} for trump in SUITS}
+
+
+class Tables:
+    """The heuristic's lookups per trump suit: keep values, beaters as bit masks, and which card beats which."""
+
+    def __init__(self, beats: Callable[[str, str, str], bool], keep: Callable[[str, str], float]) -> None:
+        self.keep = {trump: {card: keep(card, trump) for card in ID_OF} for trump in SUITS}
+        self.beaters = {trump: {card: sum(_BIT[o] for o in ID_OF if beats(o, card, trump)) for card in ID_OF}
+                        for trump in SUITS}
+        self.beats = {trump: {(a, b): beats(a, b, trump) for a in ID_OF for b in ID_OF} for trump in SUITS}
+
+
+def _true_beats(card: str, other: str, trump: str) -> bool:
+    if card[1] == other[1]:
+        return ID_OF[card] < ID_OF[other]  # the engine's order: a lower id is a higher rank (A T K Q J 9 8 7 6)
+    return card[1] == trump
+
+
+def _true_keep(card: str, trump: str) -> float:
+    if card[1] == trump:
+        return 3.0 + 0.6 * "6789JQKTA".index(card[0])
+    return {"A": 2.0, "T": 1.0}.get(card[0], 0.0)
+
+
+NORMAL = Tables(beats, keep_value)  # exactly the normal level's heuristic (policy.py)
+TRUE_RANKS = Tables(_true_beats, _true_keep)  # the same heuristic with Bura's ranks (the ten above the king)
 
 
 _FULL = (1 << len(ID_OF)) - 1
@@ -79,11 +103,15 @@ def combination(hand: Sequence[str], trump: str, moscow: bool) -> str | None:
 
 class Playout:
     """The rest of one hand from a seat's decision, in one sampled world. ``run(action)`` plays ``action`` for
-    the deciding seat, then every seat (the deciding one too) by the normal heuristic until the hand is decided.
+    the deciding seat, then every seat (the deciding one too) by the heuristic until the hand is decided.
+    ``tables``: NORMAL (default) plays exactly like the normal level, TRUE_RANKS the same heuristic on Bura's
+    ranks.
     """
 
-    def __init__(self, view: Mapping[str, Any], hidden: Mapping[str, Any], played: set[str]) -> None:
+    def __init__(self, view: Mapping[str, Any], hidden: Mapping[str, Any], played: set[str],
+                 tables: Tables | None = None) -> None:
         self.seat = int(view["seat"])
+        self.tables = tables or NORMAL
         self.n = int(view["players"])
         self.moscow = view["options"].get("preset") == "moscow"
         self.kinds = KINDS_MOSCOW if self.moscow else KINDS_CLASSIC
@@ -151,7 +179,8 @@ class Playout:
         if self.trump_card is not None and self.stock:
             unseen &= ~_BIT[self.trump_card]
         later = len(self.order) - len(self.trick) - 1
-        return list(options[heuristic_choice(options, self.trick, actor, self.points, unseen, self.trump, later)])
+        return list(options[heuristic_choice(options, self.trick, actor, self.points, unseen, self.trump, later,
+                                             self.tables)])
 
     def _play(self, actor: int, cards: list[str]) -> int:
         hand = self.hands[actor]
@@ -245,12 +274,13 @@ def _heuristic_play_beats(play: Sequence[str], winning: Sequence[str], table: di
 
 
 def heuristic_choice(plays: Sequence[Sequence[str]], trick: Sequence[tuple[int, Sequence[str]]], seat: int,
-                     points: Sequence[int], unseen_mask: int, trump: str, later_players: int) -> int:
+                     points: Sequence[int], unseen_mask: int, trump: str, later_players: int,
+                     tables: Tables = NORMAL) -> int:
     """policy.choose_play (hand size 3) with the unseen cards as a bit mask (bit ``ID_OF[card]``), computed the
     same way on precomputed tables: the same scores to the last bit, so the same choice (a test compares them)."""
     total = unseen_mask.bit_count()
-    keep = _KEEP[trump]
-    beaters = _BEATERS[trump]
+    keep = tables.keep[trump]
+    beaters = tables.beaters[trump]
     held = min(3 * later_players, total)
     mine = points[seat]
 
@@ -276,7 +306,7 @@ def heuristic_choice(plays: Sequence[Sequence[str]], trick: Sequence[tuple[int, 
             if score > best_score:
                 best_index, best_score = index, score
         return best_index
-    table = _HEURISTIC_BEATS[trump]
+    table = tables.beats[trump]
     winner, winning = trick[0]
     for other, other_play in trick[1:]:
         if _heuristic_play_beats(other_play, winning, table):
