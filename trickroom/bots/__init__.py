@@ -35,8 +35,9 @@ class Bot(Protocol):
 
 
 # Thinking time in seconds that the server gives each level (None: the level does not search). The hard level's
-# figure keeps its decisions under 1 s median and 2 s at the 95th percentile on a 2-core machine (docs/bots.md).
-DEFAULT_BUDGETS: dict[str, float | None] = {"random": None, "easy": None, "normal": None, "hard": 0.7}
+# figure keeps its decisions under 1 s median and 2 s at the 95th percentile on a 2-core machine (docs/bots.md):
+# a search stops at its budget, finishing the world in progress (about a millisecond).
+DEFAULT_BUDGETS: dict[str, float | None] = {"random": None, "easy": None, "normal": None, "hard": 0.9}
 
 
 def off_turn_action(bot: Bot, game: Game, seat: int, view: dict[str, Any], events: Sequence[Event],
