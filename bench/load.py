@@ -65,6 +65,10 @@ Message = dict[str, Any]
 
 BURA_OPTIONS = {"players": 2, "scoring": "points", "target": 21}
 MPOURLOTO_OPTIONS = {"target": 10000}
+# --short-matches: every match is about one hand, so tables finish, close and are replaced all through the run
+# (the memory check: a room whose tables come and go must not grow).
+SHORT_BURA_OPTIONS = {"players": 2, "scoring": "points", "hand_limit": 1}
+SHORT_MPOURLOTO_OPTIONS = {"target": 100}
 SERVER_SETTINGS = "messages_per_second=100000\nmessage_burst=100000\nlogin_attempts=100000\n"
 
 
@@ -663,10 +667,16 @@ def main(argv: list[str] | None = None) -> int:
                         help="with --nodes: the PostgreSQL database (a fresh schema is made in it and dropped)")
     parser.add_argument("--redis", default="redis://127.0.0.1:6379/12",
                         help="with --nodes: the Redis database (a fresh key prefix is used and its keys deleted)")
+    parser.add_argument("--short-matches", action="store_true",
+                        help="play scenario: one-hand matches (Bura hand limit 1, Mpourloto to 100), so that tables "
+                             "finish and are replaced throughout; for the memory check")
     parser.add_argument("--setup-limit", type=float, default=900,
                         help="seconds allowed for connecting and seating, beyond --seconds, before a run is "
                              "abandoned (default 900)")
     args = parser.parse_args(argv)
+    if args.short_matches:
+        global BURA_OPTIONS, MPOURLOTO_OPTIONS
+        BURA_OPTIONS, MPOURLOTO_OPTIONS = SHORT_BURA_OPTIONS, SHORT_MPOURLOTO_OPTIONS
     counts = [int(part) for part in args.clients.split(",")]
     if not 1 <= args.nodes <= 8 or not all(1 <= n <= 5000 for n in counts):
         parser.error("--nodes is 1 to 8 and every --clients count 1 to 5000 (one machine, loopback only)")
