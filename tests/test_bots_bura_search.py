@@ -10,7 +10,7 @@ import pytest
 from trickroom.bots.bura import normal_action
 from trickroom.bots.bura.memory import remember
 from trickroom.bots.bura.policy import choose_play
-from trickroom.bots.bura.rollout import NOBODY, TRUE_RANKS, Playout, _mask, heuristic_choice
+from trickroom.bots.bura.rollout import NOBODY, Playout, _mask, heuristic_choice
 from trickroom.games import Game, Match, events_for, load_game
 from trickroom.games.bura.tables import CODES
 
@@ -98,8 +98,9 @@ def test_heuristic_choice_is_the_normal_levels_choice() -> None:
         assert heuristic_choice(plays, trick, 0, points, _mask(unseen), trump, later) == expected
 
 
-def test_true_ranks_know_that_the_ten_beats_the_king() -> None:
-    # King of hearts led, nobody after us: the ten takes 14 points; the normal level's ranks think it cannot.
+def test_the_normal_heuristic_knows_that_the_ten_beats_the_king() -> None:
+    # King of hearts led, nobody after us: the ten takes 14 points (B1: the ten ranks above the king).
     plays = [["TH"], ["6C"]]
     trick = [(1, ["KH"])]
-    assert heuristic_choice(plays, trick, 0, [0, 0], _mask(["AS"]), "S", 0, TRUE_RANKS) == 0
+    assert heuristic_choice(plays, trick, 0, [0, 0], _mask(["AS"]), "S", 0) == 0
+    assert choose_play(["TH", "6C", "7D"], plays, trick, 0, [0, 0], {"AS"}, "S", 0) == 0

@@ -8,7 +8,7 @@ from typing import Any
 
 from trickroom.bots.bura.memory import TRUE_CLAIM, Memory, card_points, remember, sample_hidden
 from trickroom.bots.bura.policy import choose_play
-from trickroom.bots.bura.rollout import TRUE_RANKS, Playout
+from trickroom.bots.bura.rollout import Playout
 from trickroom.bots.bura.search import search
 from trickroom.bots.search import Budget, SearchResult
 from trickroom.games import Event, Game
@@ -155,9 +155,8 @@ def hard_search(game: Game, seat: int, view: dict[str, Any], events: Sequence[Ev
 
     def sample(sample_rng: random.Random) -> Playout | None:
         hidden = sample_hidden(memory, sample_rng)
-        # Every seat plays out with the normal heuristic on Bura's true ranks (policy.py ranks the ten below the
-        # jack): a better model of a strong opponent and better play for this seat.
-        return None if hidden is None else Playout(view, hidden, played, TRUE_RANKS)
+        # Every seat plays out with the normal level's heuristic.
+        return None if hidden is None else Playout(view, hidden, played)
 
     def value(winner: int, points: list[int]) -> float:
         return 1.0 if winner == seat else 0.0

@@ -14,12 +14,13 @@ from math import comb
 
 from trickroom.bots.bura.memory import TRUE_CLAIM, card_points
 from trickroom.cards import RANKS
+from trickroom.games.bura.tables import BURA_RANKS
 
 DECIDES = 60.0  # the value of winning (or stopping an opponent from winning) the hand with this trick
 
 
 def rank_index(card: str) -> int:
-    return RANKS.index(card[0])
+    return BURA_RANKS.index(card[0])  # Bura's order (B1): the ten ranks just below the ace, above the king
 
 
 def beats(card: str, other: str, trump: str) -> bool:

@@ -4,7 +4,7 @@ The engine (trickroom.games.bura) is the authority on the rules, and its public 
 action produces JSON events and every decision needs a view. A playout needs neither, so this module replays
 the engine's rules for the rest of one hand on plain lists (tricks, B5; drawing, B6; the first to 31 claims at
 once, B7; announcements at the start of a trick, B9/B10; no claim after the last trick, B8) and asks the normal
-level's heuristic (policy.choose_play, or the same heuristic on Bura's true ranks: ``tables``) for every play,
+level's heuristic (policy.choose_play, on precomputed ``tables``) for every play,
 with exactly the memory a normal bot would have. A test plays the same worlds through the engine with the normal
 bots and checks that both end the same way.
 """
@@ -39,20 +39,7 @@ class Tables:
         self.beats = {trump: {(a, b): beats(a, b, trump) for a in ID_OF for b in ID_OF} for trump in SUITS}
 
 
-def _true_beats(card: str, other: str, trump: str) -> bool:
-    if card[1] == other[1]:
-        return ID_OF[card] < ID_OF[other]  # the engine's order: a lower id is a higher rank (A T K Q J 9 8 7 6)
-    return card[1] == trump
-
-
-def _true_keep(card: str, trump: str) -> float:
-    if card[1] == trump:
-        return 3.0 + 0.6 * "6789JQKTA".index(card[0])
-    return {"A": 2.0, "T": 1.0}.get(card[0], 0.0)
-
-
 NORMAL = Tables(beats, keep_value)  # exactly the normal level's heuristic (policy.py)
-TRUE_RANKS = Tables(_true_beats, _true_keep)  # the same heuristic with Bura's ranks (the ten above the king)
 
 
 _FULL = (1 << len(ID_OF)) - 1
@@ -104,8 +91,7 @@ def combination(hand: Sequence[str], trump: str, moscow: bool) -> str | None:
 class Playout:
     """The rest of one hand from a seat's decision, in one sampled world. ``run(action)`` plays ``action`` for
     the deciding seat, then every seat (the deciding one too) by the heuristic until the hand is decided.
-    ``tables``: NORMAL (default) plays exactly like the normal level, TRUE_RANKS the same heuristic on Bura's
-    ranks.
+    ``tables``: the heuristic's lookups; NORMAL (default) plays exactly like the normal level.
     """
 
     def __init__(self, view: Mapping[str, Any], hidden: Mapping[str, Any], played: set[str],
