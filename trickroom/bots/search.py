@@ -19,8 +19,7 @@ import threading
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-
-from trickroom.games import Match
+from typing import TypeVar
 
 # Worlds searched before the clock is first looked at: even a tiny budget compares the actions once.
 MIN_WORLDS = 1
@@ -53,17 +52,20 @@ class SearchResult:
     stats: dict[str, ActionStats] = field(default_factory=dict)
 
 
-Sampler = Callable[[random.Random], Match | None]
-Rollout = Callable[[Match, random.Random], float]
+World = TypeVar("World")
+Sampler = Callable[[random.Random], World | None]
+Evaluate = Callable[[World, str, random.Random], float]
 
 
-def flat_search(seat: int, actions: Sequence[str], sample: Sampler, rollout: Rollout, budget: Budget,
-                rng: random.Random, fallback: str) -> SearchResult:
-    """The action of ``actions`` with the best mean rollout value over sampled worlds.
+def flat_search(actions: Sequence[str], sample: Sampler[World], evaluate: Evaluate[World], budget: Budget,
+                rng: random.Random, fallback: str, shuffle: bool = False) -> SearchResult:
+    """The action of ``actions`` with the best mean value over sampled worlds.
 
-    ``sample(rng)`` returns a determinized match at this decision with ``seat`` to act (or None when no
-    consistent world was found); ``rollout(match, rng)`` plays it to the end of the hand and returns the value
-    for ``seat``. ``fallback`` (the heuristic choice) wins ties and answers when no world was searched.
+    ``sample(rng)`` returns a world at this decision (a determinized match, or a game's lighter simulator), or
+    None when no consistent world was found; ``evaluate(world, action, rng)`` plays ``action`` in it to the end
+    of the hand and returns the value for the searching seat, leaving ``world`` as it was. ``fallback`` (the
+    heuristic choice) wins ties and answers when no world was searched. ``shuffle`` tries the actions in a new
+    random order in each world.
     """
     stats = {action: ActionStats() for action in actions}
     deadline = budget.deadline()
@@ -84,12 +86,11 @@ def flat_search(seat: int, actions: Sequence[str], sample: Sampler, rollout: Rol
                 break
             continue
         worlds += 1
-        rng.shuffle(order)
+        if shuffle:
+            rng.shuffle(order)
         for action in order:
-            trial = world.clone()
-            trial.apply(seat, action)
             entry = stats[action]
-            entry.total += rollout(trial, rng)
+            entry.total += evaluate(world, action, rng)
             entry.visits += 1
     if worlds == 0:
         return SearchResult(fallback, 0, stats)

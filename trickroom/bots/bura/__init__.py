@@ -9,8 +9,7 @@ from typing import Any
 from trickroom.bots.bura.memory import TRUE_CLAIM, Memory, card_points, remember, sample_hidden
 from trickroom.bots.bura.policy import choose_play
 from trickroom.bots.bura.rollout import Playout
-from trickroom.bots.bura.search import search
-from trickroom.bots.search import Budget, SearchResult
+from trickroom.bots.search import Budget, SearchResult, flat_search
 from trickroom.games import Event, Game
 
 CLAIM = "claim"
@@ -158,7 +157,8 @@ def hard_search(game: Game, seat: int, view: dict[str, Any], events: Sequence[Ev
         # Every seat plays out with the normal level's heuristic.
         return None if hidden is None else Playout(view, hidden, played)
 
-    def value(winner: int, points: list[int]) -> float:
+    def evaluate(playout: Playout, action: str, _rng: random.Random) -> float:
+        winner, _points = playout.run(action)
         return 1.0 if winner == seat else 0.0
 
-    return search(actions, sample, value, budget, rng, fallback)
+    return flat_search(actions, sample, evaluate, budget, rng, fallback)

@@ -83,4 +83,9 @@ def hard_search(game: Game, seat: int, view: dict[str, Any], events: Sequence[Ev
             hidden = sample_hidden(memory, sample_rng)
         return None if hidden is None else game.determinized_match(view, hidden)
 
-    return flat_search(seat, actions, sample, lambda m, _r: playout(m, seat), budget, rng, fallback)
+    def evaluate(world: Match, action: str, _rng: random.Random) -> float:
+        trial = world.clone()
+        trial.apply(seat, action)
+        return playout(trial, seat)
+
+    return flat_search(actions, sample, evaluate, budget, rng, fallback, shuffle=True)
