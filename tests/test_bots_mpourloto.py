@@ -46,35 +46,35 @@ def test_normal_counts_the_face_up_card_it_will_take_for_the_seven() -> None:
     assert normal_choice(without, 1) == "pass"
 
 
-def test_defender_draws_trumps_with_the_master_trump() -> None:
-    # Hearts are trumps, made by seat 2. Seat 1, a defender on lead with the jack and eight of hearts and the ace
-    # of spades, leads the jack (the old rule drew trumps only as a maker or with three trumps, and cashed the
-    # ace instead): every trump the makers must give up is a trick they will not take.
-    hands = {1: ["JH", "8H", "AS", "7S", "8D", "7D", "8C", "7C"],
-             2: ["9H", "AH", "TH", "KS", "QS", "KD", "QD", "JD"],
-             3: ["KH", "JS", "TS", "9S", "8S", "AD", "TD", "9D"],
-             0: ["QH", "7H", "AC", "TC", "KC", "QC", "JC", "9C"]}
-    match = GAME.new_match(seed=1, decks=[deck_for(hands, "QH")])
+DEFENDER_DEAL = {1: ["JH", "8H", "AS", "7S", "8D", "7D", "8C", "7C"],
+                 2: ["9H", "AH", "TH", "KS", "QS", "KD", "QD", "JD"],
+                 3: ["KH", "JS", "TS", "9S", "8S", "AD", "TD", "9D"],
+                 0: ["QH", "7H", "AC", "TC", "KC", "QC", "JC", "9C"]}
+
+
+def hearts_made_by_seat_2() -> Match:
+    """The queen of hearts turned; seat 1 passes, seat 2 accepts, nobody declares: seat 1 leads the first trick."""
+    match = GAME.new_match(seed=1, decks=[deck_for(DEFENDER_DEAL, "QH")])
     match.apply(1, "pass")
     match.apply(2, "accept")
     while match.view(1)["phase"] != "play":
         match.apply(match.to_act[0], "done")
-    assert match.to_act == [1] and sorted(match.view(1)["hand"]) == sorted(hands[1])
+    return match
+
+
+def test_defender_draws_trumps_with_the_master_trump() -> None:
+    # Hearts are trumps, made by seat 2. Seat 1, a defender on lead with the jack and eight of hearts and the ace
+    # of spades, leads the jack (the old rule drew trumps only as a maker or with three trumps, and cashed the
+    # ace instead): every trump the makers must give up is a trick they will not take.
+    match = hearts_made_by_seat_2()
+    assert match.to_act == [1] and sorted(match.view(1)["hand"]) == sorted(DEFENDER_DEAL[1])
     assert normal_choice(match, 1) == "play JH"
 
 
 def test_odds_follow_the_duty_to_beat() -> None:
     # Seat 1 leads the ace of spades (hearts trumps). Seat 2 beats it only by trumping, so only when it has no
     # spade and has a trump; once it is known to hold neither spades nor trumps, the ace holds for sure.
-    hands = {1: ["JH", "8H", "AS", "7S", "8D", "7D", "8C", "7C"],
-             2: ["9H", "AH", "TH", "KS", "QS", "KD", "QD", "JD"],
-             3: ["KH", "JS", "TS", "9S", "8S", "AD", "TD", "9D"],
-             0: ["QH", "7H", "AC", "TC", "KC", "QC", "JC", "9C"]}
-    match = GAME.new_match(seed=1, decks=[deck_for(hands, "QH")])
-    match.apply(1, "pass")
-    match.apply(2, "accept")
-    while match.view(1)["phase"] != "play":
-        match.apply(match.to_act[0], "done")
+    match = hearts_made_by_seat_2()
     view = match.view(1)
     odds = Odds(view)
     assert 0.0 < odds.holds("AS", "S", [2]) < 1.0
