@@ -65,6 +65,18 @@ def narrate(game: str, event: Mapping[str, Any], seat: int | None, lang: str = "
     return translate(key, lang, domain=game, **params)
 
 
+def russian_count(count: int, one: str, few: str, many: str) -> str:
+    """``count`` and the Russian noun form that goes with it: 1 карта, 2 карты, 5 карт (21 карта, 12 карт)."""
+    last_two, last = abs(count) % 100, abs(count) % 10
+    if last == 1 and last_two != 11:
+        word = one
+    elif 2 <= last <= 4 and not 12 <= last_two <= 14:
+        word = few
+    else:
+        word = many
+    return f"{count} {word}"
+
+
 def player_name(seat: int | None, names: Sequence[str], lang: str = "en") -> str:
     """A seat's name for speech: the player's nickname, or "Seat 3" when unknown."""
     if seat is not None and 0 <= seat < len(names) and names[seat]:

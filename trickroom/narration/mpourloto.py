@@ -10,7 +10,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from trickroom.cards import card_name, cards_name, suit_name
-from trickroom.narration import player_name, translate
+from trickroom.narration import player_name, russian_count, translate
 
 Message = tuple[str, dict[str, Any]]
 DOMAIN = "mpourloto"
@@ -20,14 +20,7 @@ def points_text(points: int, lang: str) -> str:
     """``"14 points"`` / ``"14 очков"``, with Russian plural forms."""
     if lang != "ru":
         return f"{points} point" if points == 1 else f"{points} points"
-    last_two, last = abs(points) % 100, abs(points) % 10
-    if last == 1 and last_two != 11:
-        word = "очко"
-    elif 2 <= last <= 4 and not 12 <= last_two <= 14:
-        word = "очка"
-    else:
-        word = "очков"
-    return f"{points} {word}"
+    return russian_count(points, "очко", "очка", "очков")
 
 
 def team_text(team: int, seat: int | None, names: Sequence[str], lang: str) -> str:

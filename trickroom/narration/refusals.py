@@ -21,7 +21,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from trickroom import cards
-from trickroom.narration import catalog, language, translate
+from trickroom.narration import catalog, language, russian_count, translate
 
 GAME_DOMAINS = ("bura", "mpourloto")
 
@@ -85,14 +85,7 @@ def count_cards(count: int, lang: str) -> str:
     """``"2 cards"``; in Russian the accusative after "сыграть": 1 карту, 2 карты, 5 карт."""
     if lang != "ru":
         return f"{count} card" if count == 1 else f"{count} cards"
-    last_two, last = abs(count) % 100, abs(count) % 10
-    if last == 1 and last_two != 11:
-        word = "карту"
-    elif 2 <= last <= 4 and not 12 <= last_two <= 14:
-        word = "карты"
-    else:
-        word = "карт"
-    return f"{count} {word}"
+    return russian_count(count, "карту", "карты", "карт")
 
 
 def action_text(action: str, lang: str) -> str:
