@@ -115,8 +115,9 @@ def play_one_turn(page: Any) -> None:
     wait_spoken(page, r"^You play the ", before)
 
 
-def test_moving_to_a_restarted_room_resumes_the_table(page: Any, room: ProcessServer) -> None:
-    sign_in(page, base_of(room), "Rita")
+def start_bura_against_a_random_bot(page: Any, room: ProcessServer, name: str) -> None:
+    """Sign in, create a Bura table by keyboard, add a random bot (the fastest) and start."""
+    sign_in(page, base_of(room), name)
     page.evaluate(SOUND_SPY)
     page.keyboard.press("n")
     dialog_open(page, "table-dialog")
@@ -124,11 +125,15 @@ def test_moving_to_a_restarted_room_resumes_the_table(page: Any, room: ProcessSe
     page.keyboard.press("Home")  # random: the fastest bots
     tab_to(page, "^Create$")
     page.keyboard.press("Enter")
-    wait_spoken(page, r"^Rita sits in seat 1\.$")
+    wait_spoken(page, rf"^{name} sits in seat 1\.$")
     page.keyboard.press("b")
     wait_spoken(page, r"bot sits in seat 2")
     page.keyboard.press("g")
     wait_spoken(page, r"The game begins")
+
+
+def test_moving_to_a_restarted_room_resumes_the_table(page: Any, room: ProcessServer) -> None:
+    start_bura_against_a_random_bot(page, room, "Rita")
     wait_until(page, lambda: my_turn(table_state(page)), "the first turn")
     play_one_turn(page)
     table = table_state(page)
@@ -163,19 +168,7 @@ def test_moving_to_a_restarted_room_resumes_the_table(page: Any, room: ProcessSe
 def test_an_act_the_room_never_answered_is_played_after_reconnecting(page: Any, room: ProcessServer) -> None:
     """The room freezes (SIGSTOP) just as the player passes, then dies (SIGKILL): the act never arrived. Back on
     a restarted room, the page sends it again with its ``move``, and the pass is played, once, with no error."""
-    sign_in(page, base_of(room), "Vera")
-    page.evaluate(SOUND_SPY)
-    page.keyboard.press("n")
-    dialog_open(page, "table-dialog")
-    tab_to(page, "^Level of the bots you add$")
-    page.keyboard.press("Home")
-    tab_to(page, "^Create$")
-    page.keyboard.press("Enter")
-    wait_spoken(page, r"^Vera sits in seat 1\.$")
-    page.keyboard.press("b")
-    wait_spoken(page, r"bot sits in seat 2")
-    page.keyboard.press("g")
-    wait_spoken(page, r"The game begins")
+    start_bura_against_a_random_bot(page, room, "Vera")
     wait_until(page, lambda: my_turn(table_state(page)) and "pass" in table_state(page)["legal"], "the first turn")
     assert room.process is not None
     room.process.send_signal(signal.SIGSTOP)
