@@ -446,6 +446,17 @@ async def keep_playing(members: list[Client], game: str, options: dict[str, Any]
         await seat_group(members, game, options, play=True)
 
 
+async def stop_playing(groups: list[tuple[list[Client], str, dict[str, Any]]], restarts: list[asyncio.Task[None]],
+                       stop: asyncio.Event) -> None:
+    """End the run: no table is started again, and every ``keep_playing`` loop is woken and cancelled."""
+    stop.set()
+    for members, _, _ in groups:
+        members[0].finished.set()
+    for task in restarts:
+        task.cancel()
+    await asyncio.gather(*restarts, return_exceptions=True)
+
+
 async def open_clients(names: list[str], urls: list[str], stats: Stats, seed: int) -> list[Client]:
     """Connect and sign in; client i goes to node i mod K, so the members of a table are spread over the nodes."""
     clients = [Client(name, urls[i % len(urls)], stats, random.Random(f"{seed}/{name}"))
@@ -530,12 +541,7 @@ async def play_scenario(deployment: Deployment, n: int, seconds: float, max_acti
         memory_start = {server.label: server.memory_mb() for server in servers}
         elapsed, node_cpu, client_cpu = await measure(servers, stats, seconds, max_actions)
         memory_end = {server.label: server.memory_mb() for server in servers}
-        stop.set()
-        for member_group, _, _ in groups:
-            member_group[0].finished.set()
-        for task in restarts:
-            task.cancel()
-        await asyncio.gather(*restarts, return_exceptions=True)
+        await stop_playing(groups, restarts, stop)
     finally:
         await asyncio.gather(*(c.close() for c in clients), return_exceptions=True)
     tables = Counter(game for _, game, _ in groups)
@@ -617,12 +623,7 @@ async def bots_scenario(tables: int, humans: int, seconds: float, max_actions: i
         elapsed, node_cpu, client_cpu = await measure([server], stats, seconds, max_actions)
         thinking = (server.metric("trickroom_bot_thinking_seconds_sum") - thinking0[0],
                     server.metric("trickroom_bot_thinking_seconds_count") - thinking0[1])
-        stop.set()
-        for members, _, _ in groups:
-            members[0].finished.set()
-        for task in restarts:
-            task.cancel()
-        await asyncio.gather(*restarts, return_exceptions=True)
+        await stop_playing(groups, restarts, stop)
         await asyncio.gather(*(c.close() for c in hosts + people), return_exceptions=True)
         print(f"\n{tables} Bura tables of two hard bots, {humans} people playing in pairs, {elapsed:.1f} s:")
         print("  " + latency_line("bot decision (update to the bot's event, at a spectator)", stats.bot_latencies))
