@@ -8,9 +8,12 @@ from typing import Any
 import pytest
 
 from trickroom.bots.bura import normal_action
-from trickroom.bots.bura.memory import remember
+from trickroom.bots.bura.inference import MISMATCH, read_moves
+from trickroom.bots.bura.memory import remember, sample_hidden
 from trickroom.bots.bura.policy import choose_play
 from trickroom.bots.bura.rollout import NOBODY, Playout, _mask, heuristic_choice
+from trickroom.bots.bura.tree import tree_search
+from trickroom.bots.search import Budget
 from trickroom.games import Game, Match, events_for, load_game
 from trickroom.games.bura.tables import CODES
 
@@ -104,3 +107,82 @@ def test_the_normal_heuristic_knows_that_the_ten_beats_the_king() -> None:
     trick = [(1, ["KH"])]
     assert heuristic_choice(plays, trick, 0, [0, 0], _mask(["AS"]), "S", 0) == 0
     assert choose_play(["TH", "6C", "7D"], plays, trick, 0, [0, 0], {"AS"}, "S", 0) == 0
+
+
+# --- reading the other hands (inference.py) and the tree search (tree.py) ------------------------------------
+
+def _normal_positions(players: int, seeds: range) -> list[tuple[Match, int, dict[str, Any], list[Any]]]:
+    """Every play decision of seat 0 in hands where normal bots play every seat."""
+    game = load_game("bura", players=players)
+    positions = []
+    for seed in seeds:
+        match = game.new_match(seed=seed)
+        rng = random.Random(seed)
+        while not match.hand_results:
+            seat = match.to_act[0]
+            legal = match.legal_actions(seat)
+            view, events = match.view(seat), events_for(match.events, seat)
+            if seat == 0 and view["phase"] == "play":
+                positions.append((match.clone(), seat, view, events))
+            match.apply(seat, normal_action(game, seat, view, events, legal, rng))
+    return positions
+
+
+@pytest.mark.parametrize("players", [2, 3])
+def test_the_real_hands_of_normal_players_explain_all_their_moves(players: int) -> None:
+    told_apart = 0
+    rng = random.Random(players)
+    for match, seat, view, events in _normal_positions(players, range(12)):
+        moves = read_moves(view, events)
+        hidden, _played = _true_hidden(match, seat, view, events)
+        assert moves.weight(hidden["hands"]) == 1.0
+        sampled = sample_hidden(remember(view, events), rng)
+        assert sampled is not None
+        if moves.weight(sampled["hands"]) < 1.0:
+            told_apart += 1
+    assert told_apart > 0  # some random worlds do not fit what the others did
+
+
+def test_a_player_who_did_not_announce_holds_no_combination() -> None:
+    game = load_game("bura", players=2)
+    match = game.new_match(seed=3)  # trump hearts; nobody announces at the first trick, seat 1 leads
+    match.apply(1, "pass")
+    match.apply(0, "pass")
+    assert match.to_act == [1]
+    moves = read_moves(match.view(1), events_for(match.events, 1))
+    assert moves.weight({0: ["6S", "7H", "8D"]}) == 1.0
+    assert moves.weight({0: ["6S", "7S", "8S"]}) == MISMATCH  # a molodka would have been announced
+    assert moves.weight({0: ["6H", "AH", "8H"]}) == MISMATCH  # nor a bura
+
+
+def test_tree_search_counts_every_iteration_and_is_reproducible() -> None:
+    match, seat, view, events = next(p for p in _normal_positions(2, range(3, 6))
+                                     if len(p[0].legal_actions(p[1])) > 3)
+    hidden, played = _true_hidden(match, seat, view, events)
+    actions = [a for a in match.legal_actions(seat) if a != "claim"]
+    results = [tree_search(actions, lambda _rng: Playout(view, hidden, played), seat, Budget(60.0, 300),
+                           random.Random(5), actions[0], search_opponents=search)
+               for search in (False, False, True)]
+    for result in results:
+        assert result.worlds == 300
+        assert sum(stats.visits for stats in result.stats.values()) == 300
+        assert result.action in actions
+    assert results[0].action == results[1].action
+    assert results[0].stats == results[1].stats
+
+
+def test_tree_search_finds_a_winning_line_in_a_known_world() -> None:
+    """With the hidden cards known and the opponents playing the heuristic, each world is one deterministic
+    line of play: whenever playing on with the heuristic wins after some first move, the tree's choice wins too."""
+    checked = 0
+    for match, seat, view, events in _normal_positions(2, range(20, 32)):
+        hidden, played = _true_hidden(match, seat, view, events)
+        world = Playout(view, hidden, played)
+        actions = [a for a in match.legal_actions(seat) if a != "claim"]
+        if len(actions) < 2 or not any(world.run(a)[0] == seat for a in actions):
+            continue
+        result = tree_search(actions, lambda _rng: Playout(view, hidden, played), seat, Budget(60.0, 400),
+                             random.Random(1), actions[0], search_opponents=False)
+        assert result.stats[result.action].total > 0, (view, result)
+        checked += 1
+    assert checked >= 5

@@ -6,10 +6,12 @@ import random
 from collections.abc import Collection, Sequence
 from typing import Any
 
+from trickroom.bots.bura.inference import TRIES, read_moves
 from trickroom.bots.bura.memory import TRUE_CLAIM, Memory, card_points, remember, sample_hidden
 from trickroom.bots.bura.policy import choose_play
 from trickroom.bots.bura.rollout import Playout
-from trickroom.bots.search import Budget, SearchResult, flat_search
+from trickroom.bots.bura.tree import tree_search
+from trickroom.bots.search import Budget, SearchResult
 from trickroom.games import Event, Game
 
 CLAIM = "claim"
@@ -152,13 +154,15 @@ def hard_search(game: Game, seat: int, view: dict[str, Any], events: Sequence[Ev
         return SearchResult(next(a for a in actions if a in ("announce bura", "announce moscow")), 0)
     played = set(memory.played)
 
+    moves = read_moves(view, events)
+
     def sample(sample_rng: random.Random) -> Playout | None:
         hidden = sample_hidden(memory, sample_rng)
+        for _ in range(TRIES - 1):
+            if hidden is None or sample_rng.random() < moves.weight(hidden["hands"]):
+                break
+            hidden = sample_hidden(memory, sample_rng)
         # Every seat plays out with the normal level's heuristic.
         return None if hidden is None else Playout(view, hidden, played)
 
-    def evaluate(playout: Playout, action: str, _rng: random.Random) -> float:
-        winner, _points = playout.run(action)
-        return 1.0 if winner == seat else 0.0
-
-    return flat_search(actions, sample, evaluate, budget, rng, fallback)
+    return tree_search(actions, sample, seat, budget, rng, fallback, search_opponents=False)

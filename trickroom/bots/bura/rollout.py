@@ -135,18 +135,45 @@ class Playout:
 
     def run(self, action: str) -> tuple[int, list[int]]:
         """The winner of the hand (NOBODY when no one wins) and the card points taken, after ``action``."""
-        state = self._copy()
-        return state._run(action)
+        state = self.copy()
+        return state.finish(state.start(action)), state.points
 
-    def _run(self, action: str) -> tuple[int, list[int]]:
+    def start(self, action: str) -> int:
+        """Apply the deciding seat's ``action`` in place: the winner, or UNDECIDED while the hand goes on."""
         if self.announce:
-            winner = self._announcements({self.seat: action})
-        else:
-            winner = self._play(self.seat, action.split()[1:])
+            return self._announcements({self.seat: action})
+        return self._play(self.seat, action.split()[1:])
+
+    def finish(self, winner: int) -> int:
+        """Play the hand out in place with the heuristic for every seat; the winner (NOBODY: no one)."""
         while winner == UNDECIDED:
-            actor = self.next_seat[self.trick[-1][0]] if self.trick else self.leader
+            actor = self.actor()
             winner = self._play(actor, self._choose(actor))
-        return winner, self.points
+        return winner
+
+    # --- stepping, for a tree search -----------------------------------------------------------------------
+
+    def copy(self) -> Playout:
+        return self._copy()
+
+    def actor(self) -> int:
+        """The seat to play next (public: the same in every world)."""
+        return self.next_seat[self.trick[-1][0]] if self.trick else self.leader
+
+    def options(self, actor: int) -> list[tuple[str, ...]]:
+        """``actor``'s legal plays in this world, as sorted card tuples."""
+        hand = self.hands[actor]
+        if self.trick:
+            return _follows(tuple(hand), len(self.trick[0][1]))
+        return _leads(tuple(hand))
+
+    def choose(self, actor: int) -> list[str]:
+        """The heuristic's play for ``actor`` in this world."""
+        return self._choose(actor)
+
+    def play(self, actor: int, cards: Sequence[str]) -> int:
+        """Play ``cards`` for ``actor`` in place: the winner, or UNDECIDED while the hand goes on."""
+        return self._play(actor, list(cards))
 
     def _choose(self, actor: int) -> list[str]:
         hand = self.hands[actor]
