@@ -5,7 +5,9 @@
 Plays hard against normal seats (2-player Bura, then Mpourloto with hard on team 0) and prints, over the hard
 seats' decisions that had a real choice, the median and 95th percentile of the wall time and of the worlds
 searched, and the CPU time per world. The budget is wall-clock time, so on a loaded machine the bot searches fewer
-worlds in the same time: compare the worlds, not only the times.
+worlds in the same time: compare the worlds, not only the times. In Bura a "world" is one iteration of the tree
+search (each samples a new world and plays one line to the end); in Mpourloto it is one world in which every
+candidate action is played out.
 """
 
 from __future__ import annotations

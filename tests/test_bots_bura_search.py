@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
 from typing import Any
 
 import pytest
@@ -128,6 +129,11 @@ def _normal_positions(players: int, seeds: range) -> list[tuple[Match, int, dict
     return positions
 
 
+def _always(world: Playout) -> Callable[[random.Random], Playout]:
+    """A sampler that knows the hidden cards: every iteration gets a fresh copy of ``world``."""
+    return lambda _rng: world.copy()
+
+
 @pytest.mark.parametrize("players", [2, 3])
 def test_the_real_hands_of_normal_players_explain_all_their_moves(players: int) -> None:
     told_apart = 0
@@ -160,7 +166,8 @@ def test_tree_search_counts_every_iteration_and_is_reproducible() -> None:
                                      if len(p[0].legal_actions(p[1])) > 3)
     hidden, played = _true_hidden(match, seat, view, events)
     actions = [a for a in match.legal_actions(seat) if a != "claim"]
-    results = [tree_search(actions, lambda _rng: Playout(view, hidden, played), seat, Budget(60.0, 300),
+    world = Playout(view, hidden, played)
+    results = [tree_search(actions, lambda _rng: world.copy(), seat, Budget(60.0, 300),
                            random.Random(5), actions[0], search_opponents=search)
                for search in (False, False, True)]
     for result in results:
@@ -181,7 +188,7 @@ def test_tree_search_finds_a_winning_line_in_a_known_world() -> None:
         actions = [a for a in match.legal_actions(seat) if a != "claim"]
         if len(actions) < 2 or not any(world.run(a)[0] == seat for a in actions):
             continue
-        result = tree_search(actions, lambda _rng: Playout(view, hidden, played), seat, Budget(60.0, 400),
+        result = tree_search(actions, _always(world), seat, Budget(60.0, 400),
                              random.Random(1), actions[0], search_opponents=False)
         assert result.stats[result.action].total > 0, (view, result)
         checked += 1

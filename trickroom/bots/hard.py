@@ -1,10 +1,13 @@
-"""The ``hard`` level: determinized Monte Carlo search over the real engine (trickroom.bots.search).
+"""The ``hard`` level: search over sampled worlds. Bura: an information-set tree search on a light simulator
+(trickroom.bots.bura.tree); Mpourloto: flat determinized Monte Carlo search over the engine
+(trickroom.bots.search).
 
 Thinking time: ``budget`` seconds per decision (default: DEFAULT_BUDGETS["hard"], the server's figure). A
 decision with a single legal action (a claim aside) is answered at once. For reproducible tests, set
-``max_worlds`` (a cap on sampled worlds) and a budget large enough never to be reached. A host that must stop a
-search early (the player came back, the server shuts down) sets ``cancel``; the search then answers with its
-best action so far. Claims in Bura are decided by exact counting, never by search.
+``max_worlds`` (a cap on sampled worlds; in Bura, on tree iterations, each in a new world) and a budget large
+enough never to be reached. A host that must stop a search early (the player came back, the server shuts down)
+sets ``cancel``; the search then answers with its best action so far. Claims in Bura are decided by exact
+counting, never by search.
 """
 
 from __future__ import annotations

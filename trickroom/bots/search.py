@@ -1,4 +1,5 @@
-"""Determinized Monte Carlo search: the engine of the ``hard`` level, shared by both games.
+"""Determinized Monte Carlo search: the Mpourloto ``hard`` level's search, and the budget and result types that
+Bura's tree search (trickroom.bots.bura.tree) shares.
 
 At a decision the bot repeatedly samples a world (the hidden cards dealt consistently with what its seat has
 seen, built into a real match with ``Game.determinized_match``), tries every candidate action in that world and
