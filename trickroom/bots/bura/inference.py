@@ -28,6 +28,7 @@ from trickroom.games import Event
 MISMATCH = 0.15  # relative weight of a world in which a recorded move is not the heuristic's choice
 RECENT = 3  # moves read back per player
 TRIES = 12  # worlds drawn at most for one accepted world
+BRANCHES = 64  # choices of drawn cards tried at most for one world (they multiply with every draw read back)
 
 
 @dataclass
@@ -61,12 +62,16 @@ class Inference:
     moscow: bool
     trump_card: str | None = None
     steps: list[Step] = field(default_factory=list)
+    branches: int = 0  # choices of drawn cards tried for the world being weighed
+    seen: dict[Any, float] = field(default_factory=dict)  # rebuilt states already weighed (orderings repeat)
 
     def weight(self, hands: dict[int, list[str]]) -> float:
         """How well the sampled ``hands`` (other seat -> cards now) explain the recorded moves: 1.0, or MISMATCH
         for each move that the heuristic would not have made, under the likeliest choice of which cards in the
         rebuilt hands were drawn since (each choice is tried; the first that explains everything ends it)."""
         rebuilt = {seat: list(cards) for seat, cards in hands.items()}
+        self.branches = 0
+        self.seen = {}
         return self._walk(len(self.steps) - 1, rebuilt, dict.fromkeys(rebuilt, 0))
 
     def _walk(self, index: int, hands: dict[int, list[str]], counted: dict[int, int]) -> float:
@@ -86,11 +91,16 @@ class Inference:
                         hand.pop()
                     continue
                 best = 0.0
-                for card in sorted(set(hand)):  # which card came from this draw: try each
+                for card in sorted(set(hand)):  # which card came from this draw: try each, within BRANCHES
                     branch = {seat: list(cards) for seat, cards in hands.items()}
                     branch[step.seat].remove(card)
-                    best = max(best, self._walk(index, branch, dict(counted)))
-                    if best >= 1.0:
+                    key = (index, tuple(sorted((s, tuple(sorted(h))) for s, h in branch.items())),
+                           tuple(sorted(counted.items())))
+                    if key not in self.seen:
+                        self.branches += 1
+                        self.seen[key] = self._walk(index, branch, dict(counted))
+                    best = max(best, self.seen[key])
+                    if best >= 1.0 or self.branches >= BRANCHES:
                         break
                 return weight * best
             if step.kind == "silent":
