@@ -18,7 +18,7 @@ from __future__ import annotations
 import random
 import threading
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import TypeVar
 
@@ -58,6 +58,28 @@ Sampler = Callable[[random.Random], World | None]
 Evaluate = Callable[[World, str, random.Random], float]
 
 
+def sampled_worlds(sample: Sampler[World], budget: Budget, rng: random.Random) -> Iterator[World]:
+    """Worlds from ``sample`` until the budget ends: its time (after MIN_WORLDS), its cap on worlds, or its
+    cancel event. Gives up when the first 20 tries find no consistent world."""
+    deadline = budget.deadline()
+    worlds = failures = 0
+    while True:
+        if budget.max_worlds is not None and worlds >= budget.max_worlds:
+            return
+        if worlds >= MIN_WORLDS and time.perf_counter() >= deadline:
+            return
+        if budget.cancel is not None and budget.cancel.is_set():
+            return
+        world = sample(rng)
+        if world is None:
+            failures += 1
+            if failures > 20 and worlds == 0:
+                return
+            continue
+        worlds += 1
+        yield world
+
+
 def flat_search(actions: Sequence[str], sample: Sampler[World], evaluate: Evaluate[World], budget: Budget,
                 rng: random.Random, fallback: str, shuffle: bool = False) -> SearchResult:
     """The action of ``actions`` with the best mean value over sampled worlds.
@@ -69,23 +91,9 @@ def flat_search(actions: Sequence[str], sample: Sampler[World], evaluate: Evalua
     random order in each world.
     """
     stats = {action: ActionStats() for action in actions}
-    deadline = budget.deadline()
     worlds = 0
-    failures = 0
     order = list(actions)
-    while True:
-        if budget.max_worlds is not None and worlds >= budget.max_worlds:
-            break
-        if worlds >= MIN_WORLDS and time.perf_counter() >= deadline:
-            break
-        if budget.cancel is not None and budget.cancel.is_set():
-            break
-        world = sample(rng)
-        if world is None:
-            failures += 1
-            if failures > 20 and worlds == 0:
-                break
-            continue
+    for world in sampled_worlds(sample, budget, rng):
         worlds += 1
         if shuffle:
             rng.shuffle(order)

@@ -15,11 +15,10 @@ from __future__ import annotations
 
 import math
 import random
-import time
 from collections.abc import Callable, Sequence
 
 from trickroom.bots.bura.rollout import UNDECIDED, Playout
-from trickroom.bots.search import MIN_WORLDS, ActionStats, Budget, SearchResult
+from trickroom.bots.search import ActionStats, Budget, SearchResult, sampled_worlds
 
 EXPLORATION = 0.7  # UCB constant for win rates in [0, 1]
 
@@ -73,21 +72,8 @@ def tree_search(actions: Sequence[str], sample: Callable[[random.Random], Playou
     could be sampled, and on ties)."""
     root = Node()
     moves = [(action,) for action in actions]
-    deadline = budget.deadline()
-    iterations = failures = 0
-    while True:
-        if budget.max_worlds is not None and iterations >= budget.max_worlds:
-            break
-        if iterations >= MIN_WORLDS and time.perf_counter() >= deadline:
-            break
-        if budget.cancel is not None and budget.cancel.is_set():
-            break
-        world = sample(rng)
-        if world is None:
-            failures += 1
-            if failures > 20 and iterations == 0:
-                break
-            continue
+    iterations = 0
+    for world in sampled_worlds(sample, budget, rng):
         iterations += 1
         _iterate(world, seat, root, moves, rng, search_opponents)
     nodes = {action: root.children.get((seat, (action,)), Node()) for action in actions}
