@@ -12,7 +12,7 @@ from trickroom.bots.bura import normal_action
 from trickroom.bots.bura.inference import MISMATCH, read_moves
 from trickroom.bots.bura.memory import remember, sample_hidden
 from trickroom.bots.bura.policy import choose_play
-from trickroom.bots.bura.rollout import NOBODY, Playout, _mask, heuristic_choice
+from trickroom.bots.bura.rollout import NOBODY, Playout, card_mask, heuristic_choice
 from trickroom.bots.bura.tree import tree_search
 from trickroom.bots.search import Budget
 from trickroom.games import Game, Match, events_for, load_game
@@ -99,14 +99,14 @@ def test_heuristic_choice_is_the_normal_levels_choice() -> None:
         unseen = deck[12:12 + rng.randint(0, 24)]
         points = [rng.randint(0, 30) for _ in range(4)]
         expected = choose_play(hand, plays, trick, 0, points, set(unseen), trump, later)
-        assert heuristic_choice(plays, trick, 0, points, _mask(unseen), trump, later) == expected
+        assert heuristic_choice(plays, trick, 0, points, card_mask(unseen), trump, later) == expected
 
 
 def test_the_normal_heuristic_knows_that_the_ten_beats_the_king() -> None:
     # King of hearts led, nobody after us: the ten takes 14 points (B1: the ten ranks above the king).
     plays = [["TH"], ["6C"]]
     trick = [(1, ["KH"])]
-    assert heuristic_choice(plays, trick, 0, [0, 0], _mask(["AS"]), "S", 0) == 0
+    assert heuristic_choice(plays, trick, 0, [0, 0], card_mask(["AS"]), "S", 0) == 0
     assert choose_play(["TH", "6C", "7D"], plays, trick, 0, [0, 0], {"AS"}, "S", 0) == 0
 
 

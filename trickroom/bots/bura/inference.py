@@ -21,7 +21,15 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from trickroom.bots.bura.memory import card_points
-from trickroom.bots.bura.rollout import NORMAL, _follows, _leads, _mask, _sorted, combination, heuristic_choice
+from trickroom.bots.bura.rollout import (
+    NORMAL,
+    card_mask,
+    combination,
+    follow_options,
+    heuristic_choice,
+    lead_options,
+    sorted_cards,
+)
 from trickroom.bots.history import current_hand_events
 from trickroom.games import Event
 
@@ -104,7 +112,7 @@ class Inference:
                         break
                 return weight * best
             if step.kind == "silent":
-                if len(hand) == 3 and combination(_sorted(hand), self.trump, self.moscow) is not None:
+                if len(hand) == 3 and combination(sorted_cards(hand), self.trump, self.moscow) is not None:
                     weight *= MISMATCH
             elif step.move is not None:
                 move = step.move
@@ -116,16 +124,16 @@ class Inference:
 
     def _explains(self, move: Move, hand: list[str]) -> bool:
         """Would the heuristic, holding ``hand``, have played ``move.cards``?"""
-        ordered = tuple(_sorted(hand))
-        options = _follows(ordered, len(move.trick[0][1])) if move.trick else _leads(ordered)
+        ordered = tuple(sorted_cards(hand))
+        options = follow_options(ordered, len(move.trick[0][1])) if move.trick else lead_options(ordered)
         if len(options) <= 1:
             return True
-        unseen = ~move.played_mask & ~_mask(hand) & ((1 << 36) - 1)
+        unseen = ~move.played_mask & ~card_mask(hand) & ((1 << 36) - 1)
         if move.trump_card_hidden and self.trump_card is not None:
-            unseen &= ~_mask([self.trump_card])
+            unseen &= ~card_mask([self.trump_card])
         chosen = heuristic_choice(options, move.trick, move.seat, move.points, unseen, self.trump, move.later,
                                   NORMAL)
-        return list(options[chosen]) == _sorted(move.cards)
+        return list(options[chosen]) == sorted_cards(move.cards)
 
 
 def read_moves(view: dict[str, Any], events: Sequence[Event]) -> Inference:
@@ -161,7 +169,7 @@ def read_moves(view: dict[str, Any], events: Sequence[Event]) -> Inference:
                             in_hand - len(trick) - 1, not announced_trick)
                 inference.steps.append(Step("play", player, move=move))
             trick.append((player, cards))
-            played |= _mask(cards)
+            played |= card_mask(cards)
         elif kind == "trick":
             points[int(event["winner"])] += sum(card_points(c) for c in event["cards"])
             trick = []

@@ -47,14 +47,15 @@ _LEADS: dict[tuple[str, ...], list[tuple[str, ...]]] = {}
 _FOLLOWS: dict[tuple[tuple[str, ...], int], list[tuple[str, ...]]] = {}
 
 
-def _mask(cards: Collection[str]) -> int:
+def card_mask(cards: Collection[str]) -> int:
+    """The cards as a bit set (bit ``ID_OF[card]``)."""
     mask = 0
     for card in cards:
         mask |= _BIT[card]
     return mask
 
 
-def _leads(hand: tuple[str, ...]) -> list[tuple[str, ...]]:
+def lead_options(hand: tuple[str, ...]) -> list[tuple[str, ...]]:
     """The engine's leads from a sorted hand, in its order: 1, 2 or 3 cards of one suit."""
     found = _LEADS.get(hand)
     if found is None:
@@ -63,14 +64,15 @@ def _leads(hand: tuple[str, ...]) -> list[tuple[str, ...]]:
     return found
 
 
-def _follows(hand: tuple[str, ...], count: int) -> list[tuple[str, ...]]:
+def follow_options(hand: tuple[str, ...], count: int) -> list[tuple[str, ...]]:
+    """The engine's answers from a sorted hand to a lead of ``count`` cards, in its order: any ``count`` cards."""
     found = _FOLLOWS.get((hand, count))
     if found is None:
         found = _FOLLOWS[hand, count] = list(combinations(hand, count))
     return found
 
 
-def _sorted(cards: Sequence[str]) -> list[str]:
+def sorted_cards(cards: Sequence[str]) -> list[str]:
     return sorted(cards, key=_ID)  # the engine's order, so that plays are listed (and tie-broken) as it lists them
 
 
@@ -106,11 +108,11 @@ class Playout:
         self.order = [s for s in range(self.n) if view["in_hand"][s]]
         self.next_seat = {s: self.order[(i + 1) % len(self.order)] for i, s in enumerate(self.order)}
         others = {int(k): v for k, v in hidden["hands"].items()}
-        self.hands = {s: _sorted(view["hand"] if s == self.seat else others[s]) for s in self.order}
+        self.hands = {s: sorted_cards(view["hand"] if s == self.seat else others[s]) for s in self.order}
         self.stock: list[str] = list(hidden["stock"])
         self.stock_dead = bool(view["stock_dead"])
         self.points = [int(p) for p in hidden["points"]]
-        self.played_mask = _mask(played)
+        self.played_mask = card_mask(played)
         self.trick = [(int(p["seat"]), list(p["cards"])) for p in view["trick"]]
         self.leader = int(view["leader"])
         self.trick_number = int(view["trick_number"])
@@ -164,8 +166,8 @@ class Playout:
         """``actor``'s legal plays in this world, as sorted card tuples."""
         hand = self.hands[actor]
         if self.trick:
-            return _follows(tuple(hand), len(self.trick[0][1]))
-        return _leads(tuple(hand))
+            return follow_options(tuple(hand), len(self.trick[0][1]))
+        return lead_options(tuple(hand))
 
     def choose(self, actor: int) -> list[str]:
         """The heuristic's play for ``actor`` in this world."""
@@ -181,9 +183,9 @@ class Playout:
             count = len(self.trick[0][1])
             if count == len(hand):
                 return hand[:]
-            options = _follows(tuple(hand), count)
+            options = follow_options(tuple(hand), count)
         else:
-            options = _leads(tuple(hand))
+            options = lead_options(tuple(hand))
             if len(options) == 1:
                 return list(options[0])
         unseen = _FULL & ~self.played_mask
