@@ -1,5 +1,6 @@
 """Smaller server behaviours: one ``your_turn`` per decision, the start announced as playing, bots claiming off
-turn, bot levels in sentences, the test-only fixed deal, statistics and a finished table's history."""
+turn, bot levels in sentences, the test-only fixed deal, statistics, a finished table's history, and a
+spectator who watches again after a dropped connection."""
 
 from __future__ import annotations
 
@@ -130,3 +131,44 @@ def test_fixed_deal_is_refused_unless_allowed(tmp_path: Path) -> None:
             assert refused["type"] == "error" and refused["code"] == "test_decks_off"
     finally:
         room.stop()
+
+
+def test_a_spectator_whose_connection_dropped_watches_again_on_resume(server: ThreadServer) -> None:
+    """A spectator stops watching when they leave the room; coming back with ``resume`` (what the clients send
+    after a reconnection or a server restart), they watch again, unless the table now needs a password."""
+    with clients(server.url, "Host") as (host,):
+        table = host.request(type="create", game="bura", options={"players": 2})["table"]
+        host.request(type="sit", table=table, seat=0)
+        watcher = Client(server.url)
+        token = watcher.login_guest("Watcher")["token"]
+        watcher.request(type="watch", table=table)
+        watcher.close()
+        host.wait(type="table_event", kind="left", table=table)
+        host.request(type="chat", table=table, message="still there?")
+
+        back = Client(server.url)
+        try:
+            back.request(type="login", token=token)
+            back.send(type="resume", table=table, after=0)
+            snapshot = back.wait(type="snapshot", table=table)
+            assert snapshot["you"]["seat"] is None
+            assert any(m["type"] == "chat" and m["message"] == "still there?" for m in back.history if m.get("missed"))
+            host.wait(lambda m: m["user"]["name"] == "Watcher", type="table_event", kind="joined", table=table)
+            back.request(type="chat", table=table, message="back")  # a member again: chat is allowed
+            host.wait(type="chat", table=table, message="back")
+            back.close()
+            host.wait(type="table_event", kind="left", table=table)
+
+            host.request(type="settings", table=table, password="secret-word")
+            again = Client(server.url)
+            try:
+                again.request(type="login", token=token)
+                again.send(type="resume", table=table, after=0, id=7)
+                error = again.wait(type="error", re=7)
+                assert error["code"] == "wrong_password"
+                again.send(type="chat", table=table, message="let me in", id=8)
+                assert again.wait(type="error", re=8)["code"] == "not_member"
+            finally:
+                again.close()
+        finally:
+            back.close()

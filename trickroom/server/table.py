@@ -433,11 +433,21 @@ class Table:
         if kind in ("watch", "sit"):
             await self.admit(user, lang, msg, conn)
             return
-        if uid not in self.members and not (kind == "resume" and self.seat_of(uid) is not None):
-            raise ProtocolError("not_member")
         if kind == "resume":
+            # A spectator stops watching when they leave the room (presence), so one whose connection dropped, or
+            # whose node restarted, comes back as a stranger: let them watch again if they still may.
+            watching_again = uid not in self.members and self.seat_of(uid) is None
+            if watching_again:
+                if self.status == CLOSED:
+                    raise ProtocolError("no_table")
+                await self.check_admission(uid, None)
+                await self.table_event("joined", user)
             await self.resume(user, lang, int(msg.get("after", 0)), conn)
+            if watching_again:
+                await self.publish_listing()
             return
+        if uid not in self.members:
+            raise ProtocolError("not_member")
         handler: Callable[[Message, Message], Any] | None = {
             "chat": self.on_chat, "act": self.on_act, "stand": self.on_stand, "leave": self.on_leave,
         }.get(kind)
