@@ -438,8 +438,6 @@ class Table:
             # whose node restarted, comes back as a stranger: let them watch again if they still may.
             watching_again = uid not in self.members and self.seat_of(uid) is None
             if watching_again:
-                if self.status == CLOSED:
-                    raise ProtocolError("no_table")
                 await self.check_admission(uid, None)
                 await self.table_event("joined", user)
             await self.resume(user, lang, int(msg.get("after", 0)), conn)
@@ -464,6 +462,8 @@ class Table:
         await host_handler(user, msg)
 
     async def check_admission(self, uid: str, password: str | None) -> None:
+        if self.status == CLOSED:
+            raise ProtocolError("no_table")
         if uid in self.banned:
             raise ProtocolError("banned")
         if uid in self.members or uid in self.invited or uid == self.host["id"] or self.seat_of(uid) is not None:
@@ -480,8 +480,6 @@ class Table:
 
     async def admit(self, user: Message, lang: str, msg: Message, conn: str | None) -> None:
         uid = user["id"]
-        if self.status == CLOSED:
-            raise ProtocolError("no_table")
         await self.check_admission(uid, msg.get("password"))
         new_member = uid not in self.members
         if msg["type"] == "sit":
