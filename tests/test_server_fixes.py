@@ -4,6 +4,7 @@ spectator who watches again after a dropped connection."""
 
 from __future__ import annotations
 
+import contextlib
 import itertools
 from collections.abc import Iterator
 from pathlib import Path
@@ -133,6 +134,18 @@ def test_fixed_deal_is_refused_unless_allowed(tmp_path: Path) -> None:
         room.stop()
 
 
+@contextlib.contextmanager
+def comes_back(url: str, token: str, table: str, request_id: int) -> Iterator[Client]:
+    """The guest with ``token`` on a new connection, having sent ``resume`` for ``table`` with ``request_id``."""
+    client = Client(url)
+    try:
+        client.request(type="login", token=token)
+        client.send(type="resume", table=table, after=0, id=request_id)
+        yield client
+    finally:
+        client.close()
+
+
 def test_a_spectator_whose_connection_dropped_watches_again_on_resume(server: ThreadServer) -> None:
     """A spectator stops watching when they leave the room; coming back with ``resume`` (what the clients send
     after a reconnection or a server restart), they watch again, unless the table now needs a password."""
@@ -146,29 +159,17 @@ def test_a_spectator_whose_connection_dropped_watches_again_on_resume(server: Th
         host.wait(type="table_event", kind="left", table=table)
         host.request(type="chat", table=table, message="still there?")
 
-        back = Client(server.url)
-        try:
-            back.request(type="login", token=token)
-            back.send(type="resume", table=table, after=0)
+        with comes_back(server.url, token, table, 6) as back:
             snapshot = back.wait(type="snapshot", table=table)
             assert snapshot["you"]["seat"] is None
             assert any(m["type"] == "chat" and m["message"] == "still there?" for m in back.history if m.get("missed"))
             host.wait(lambda m: m["user"]["name"] == "Watcher", type="table_event", kind="joined", table=table)
             back.request(type="chat", table=table, message="back")  # a member again: chat is allowed
             host.wait(type="chat", table=table, message="back")
-            back.close()
-            host.wait(type="table_event", kind="left", table=table)
+        host.wait(type="table_event", kind="left", table=table)
 
-            host.request(type="settings", table=table, password="secret-word")
-            again = Client(server.url)
-            try:
-                again.request(type="login", token=token)
-                again.send(type="resume", table=table, after=0, id=7)
-                error = again.wait(type="error", re=7)
-                assert error["code"] == "wrong_password"
-                again.send(type="chat", table=table, message="let me in", id=8)
-                assert again.wait(type="error", re=8)["code"] == "not_member"
-            finally:
-                again.close()
-        finally:
-            back.close()
+        host.request(type="settings", table=table, password="secret-word")
+        with comes_back(server.url, token, table, 7) as again:
+            assert again.wait(type="error", re=7)["code"] == "wrong_password"
+            again.send(type="chat", table=table, message="let me in", id=8)
+            assert again.wait(type="error", re=8)["code"] == "not_member"
