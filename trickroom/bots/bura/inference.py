@@ -70,8 +70,10 @@ class Inference:
     moscow: bool
     trump_card: str | None = None
     steps: list[Step] = field(default_factory=list)
-    branches: int = 0  # choices of drawn cards tried for the world being weighed
-    seen: dict[Any, float] = field(default_factory=dict)  # rebuilt states already weighed (orderings repeat)
+    # Scratch for the world being weighed, reset by ``weight``: choices of drawn cards tried, and the rebuilt
+    # states already weighed (different orderings of the same draws lead to them again).
+    branches: int = field(default=0, init=False, repr=False)
+    seen: dict[Any, float] = field(default_factory=dict, init=False, repr=False)
 
     def weight(self, hands: dict[int, list[str]]) -> float:
         """How well the sampled ``hands`` (other seat -> cards now) explain the recorded moves: 1.0, or MISMATCH
