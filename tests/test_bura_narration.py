@@ -60,3 +60,9 @@ def test_plays_are_spoken_for_yourself_and_for_others() -> None:
     assert narrate("bura", event, 1, "ru", ["Анна"]) == "Анна играет даму и семёрку пик."
     assert narrate("bura", {"type": "answer", "seat": 0}, 1, "en", NAMES) == "Anna has answered."
     assert narrate("bura", {"type": "draw", "seat": 2}, 1, "en", NAMES) == "Vera draws a card."
+
+
+def test_the_face_up_card_of_a_deal_is_named_in_the_nominative() -> None:
+    event = {"type": "deal", "hand": 1, "dealer": 0, "trump": "H", "trump_card": "QH"}
+    assert narrate("bura", event, 1, "ru", ["Анна", "Борис"]).endswith("открыта карта: дама червей.")
+    assert narrate("bura", event, 1, "en", NAMES).endswith("queen of hearts.")

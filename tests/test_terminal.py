@@ -214,6 +214,41 @@ def test_a_full_bura_match_through_a_pipe() -> None:
     assert final and final[0].startswith("Final standings: 1. ")
 
 
+def test_a_pot_match_of_several_hands_to_its_end_with_the_information_commands() -> None:
+    driver = Driver("bura", "--players", "3", "--stack", "2", "--seed", "3", "--bots", "easy")
+    asked = False
+    while True:
+        line = driver.until(lambda text: is_actions(text) or text.startswith("Final standings"))
+        if line is None or line.startswith("Final standings"):
+            break
+        actions = actions_of(line)
+        if "pass" in actions:
+            driver.type("p")
+            continue
+        if not asked:  # the first play of the match: Anna and Boris have led and followed, the stock holds 27
+            asked = True
+            table = driver.answer("table")
+            assert table.startswith("Trick 1: Anna: ") and "; Boris: " in table
+            assert table.endswith(" Waiting for You.")
+            assert driver.answer("score") == "Chips: You 1, Anna 1, Boris 1. The pot holds 3."
+            trump = driver.answer("trump")
+            assert trump.startswith("Trumps are ") and trump.endswith(", at the bottom of the stock of 27.")
+            driver.type("history")
+            assert driver.until(lambda text: text == "Everyone antes one chip; the pot holds 3.")
+            driver.type("legal")
+            assert driver.until(lambda text, wanted=line: text == wanted)
+        driver.type("1")  # the first legal play; this player never claims
+    assert driver.close() == 0
+    assert asked
+    text = "\n".join(driver.lines)
+    hands = [x for x in driver.lines if x.startswith("Hand ") and " is over." in x]
+    assert len(hands) >= 2, hands
+    assert "cannot pay and leave" in text or "cannot pay and leaves" in text
+    assert "The match is over." in text
+    final = driver.lines[-1]
+    assert final.startswith("Final standings: 1. ") and final.endswith(" wins the match.")
+
+
 def test_a_full_mpourloto_hand_through_a_pipe_with_an_illegal_card() -> None:
     driver = Driver("mpourloto", "--seed", "5", "--hands", "1", "--bots", "easy")
     refused = False
@@ -249,6 +284,7 @@ def test_a_full_mpourloto_hand_through_a_pipe_with_an_illegal_card() -> None:
     text = "\n".join(driver.lines)
     assert "Your partner is Boris." in text
     assert "Hand 1 is over. Your team (You and Boris): " in text
+    assert " won the hand." in text or "The hand is level." in text
     assert driver.lines[-2] == "Stopping after hand 1, as asked."
     assert driver.lines[-1].startswith("Standings: 1. ")
 

@@ -33,7 +33,7 @@ def message(event: Mapping[str, Any], seat: int | None, names: Sequence[str], la
         return (f"bura.deal.{'you' if dealer == seat else 'other'}",
                 {"hand": event["hand"], "name": player_name(dealer, names, lang),
                  "trumps": cards.suit_name(event["trump"], lang),
-                 "card": cards.card_name(event["trump_card"], lang, case="acc")})
+                 "card": cards.card_name(event["trump_card"], lang)})
     if kind == "hand":
         return "bura.hand", {"cards": ", ".join(cards.card_name(c, lang) for c in event["cards"])}
     if kind == "ante":

@@ -81,6 +81,12 @@ class HandTracker:
             parts.append(say("capo", lang))
         if event.get("mesa"):
             parts.append(say("mesa", lang))
+        added = event["added"]
+        if added[0] == added[1]:
+            parts.append(say("summary_mp_level", lang))
+        else:
+            winner = 0 if added[0] > added[1] else 1
+            parts.append(say("summary_mp_winner", lang, team=capitalized(team_label(winner, names, lang, mine))))
         after = {"game": "mpourloto", "seat": self.seat, "scores": event["scores"],
                  "target": self.options.get("target", 1000), "options": self.options}
         parts.append(score_line(after, names, lang))
