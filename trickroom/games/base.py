@@ -39,7 +39,18 @@ class IllegalAction(ValueError):
 
 
 class OptionError(ValueError):
-    """An option name or value that the game does not accept."""
+    """An option name or value that the game does not accept. The message is a clear English sentence.
+
+    As with :class:`IllegalAction`, ``key`` names the sentence in the room catalog (``option.unknown``,
+    ``option.boolean``, ``option.integer``, ``option.choices``, ``option.minimum``, ``option.maximum``) and
+    ``params`` its parameters as data (the option's name, the value given, the limits), so that the server can
+    say it in each player's language with ``trickroom.narration.refusal``.
+    """
+
+    def __init__(self, message: str = "", key: str | None = None, **params: Any) -> None:
+        super().__init__(message)
+        self.key = key
+        self.params = params
 
 
 def events_for(events: Iterable[Event], seat: int | None) -> list[Event]:
@@ -78,27 +89,33 @@ class Option:
     def validate(self, value: Any) -> Any:
         """Return ``value`` converted to the option's type, or raise :class:`OptionError`."""
         kind = self.kind
+        allowed = ", ".join(str(c) for c in self.choices or ())
         if kind is bool:
             if isinstance(value, str) and value.lower() in ("true", "on", "yes", "1", "false", "off", "no", "0"):
                 value = value.lower() in ("true", "on", "yes", "1")
             if not isinstance(value, bool):
-                raise OptionError(f"Option {self.name} must be on or off.")
+                raise OptionError(f"Option {self.name} must be on or off.", key="option.boolean", option=self.name)
         elif kind is int:
             if isinstance(value, bool):
-                raise OptionError(f"Option {self.name} must be a whole number.")
+                raise OptionError(f"Option {self.name} must be a whole number.", key="option.integer",
+                                  option=self.name)
             try:
                 value = int(value)
             except (TypeError, ValueError):
-                raise OptionError(f"Option {self.name} must be a whole number.") from None
+                raise OptionError(f"Option {self.name} must be a whole number.", key="option.integer",
+                                  option=self.name) from None
         elif kind is str and not isinstance(value, str):
-            raise OptionError(f"Option {self.name} must be one of: {', '.join(map(str, self.choices or ()))}.")
+            raise OptionError(f"Option {self.name} must be one of: {allowed}.", key="option.choices",
+                              option=self.name, choices=allowed, value=repr(value)[:40])
         if self.choices is not None and value not in self.choices:
-            allowed = ", ".join(str(c) for c in self.choices)
-            raise OptionError(f"Option {self.name} must be one of: {allowed}; got {value!r}.")
+            raise OptionError(f"Option {self.name} must be one of: {allowed}; got {value!r}.", key="option.choices",
+                              option=self.name, choices=allowed, value=repr(value)[:40])
         if self.minimum is not None and value < self.minimum:
-            raise OptionError(f"Option {self.name} must be at least {self.minimum}; got {value}.")
+            raise OptionError(f"Option {self.name} must be at least {self.minimum}; got {value}.",
+                              key="option.minimum", option=self.name, minimum=self.minimum, value=value)
         if self.maximum is not None and value > self.maximum:
-            raise OptionError(f"Option {self.name} must be at most {self.maximum}; got {value}.")
+            raise OptionError(f"Option {self.name} must be at most {self.maximum}; got {value}.",
+                              key="option.maximum", option=self.name, maximum=self.maximum, value=value)
         return value
 
     def to_json(self) -> JSON:
@@ -180,7 +197,8 @@ class Game(ABC):
         for opt in cls.OPTIONS:
             if opt.name == name:
                 return opt
-        raise OptionError(f"{cls.title['en']} has no option {name!r}.")
+        raise OptionError(f"{cls.title['en']} has no option {name!r}.", key="option.unknown", option=str(name)[:40],
+                          options=", ".join(opt.name for opt in cls.OPTIONS))
 
     @classmethod
     def validate_options(cls, options: dict[str, Any]) -> dict[str, Any]:
@@ -188,7 +206,8 @@ class Game(ABC):
         known = {opt.name for opt in cls.OPTIONS}
         unknown = sorted(set(options) - known)
         if unknown:
-            raise OptionError(f"{cls.title['en']} has no option {unknown[0]!r}; options: {', '.join(sorted(known))}.")
+            raise OptionError(f"{cls.title['en']} has no option {unknown[0]!r}; options: {', '.join(sorted(known))}.",
+                              key="option.unknown", option=str(unknown[0])[:40], options=", ".join(sorted(known)))
         return {opt.name: opt.validate(options[opt.name]) if opt.name in options else opt.default
                 for opt in cls.OPTIONS}
 

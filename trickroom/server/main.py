@@ -48,7 +48,12 @@ def run(args: argparse.Namespace) -> int:
           f"(websocket ws://{settings.host}:{settings.port}/ws, database {settings.db})", flush=True)
     config = uvicorn.Config(app, host=settings.host, port=settings.port, log_config=None,
                             ws_max_size=max(65536, settings.max_message_bytes * 4), lifespan="on")
-    DrainingServer(config, app.state.room).run()
+    try:
+        DrainingServer(config, app.state.room).run()
+    except KeyboardInterrupt:
+        # Ctrl-C: uvicorn has shut the room down cleanly, then raises the signal again for the default handler;
+        # the conventional exit status of an interrupted program, without a traceback.
+        return 130
     return 0
 
 

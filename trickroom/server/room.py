@@ -26,7 +26,7 @@ from typing import Any
 
 from trickroom.bots import LEVELS, make_bot
 from trickroom.games import GAMES, OptionError, game_class, load_game
-from trickroom.narration import translate
+from trickroom.narration import refusal, translate
 from trickroom.server import metrics
 from trickroom.server.accounts import (
     DEFAULT_PREFERENCES,
@@ -341,7 +341,7 @@ class Room:
         return Table(services=self, number=row.id, game_name=row.game, options=dict(row.options), settings=settings,
                      seats=[Seat.from_json(x) for x in row.seats], host=dict(row.host), banned=set(row.banned),
                      invited=set(row.invited), status=row.status, seed=row.seed, decks=row.decks,
-                     standings=row.standings)
+                     standings=row.standings, pause_requested=bool(row.pause_requested))
 
     async def adopt(self, table: Table) -> None:
         self.tables[table.id] = table
@@ -511,9 +511,13 @@ class Room:
     def user_handler(self, uid: str) -> Handler:
         async def deliver(payload: Message) -> None:
             target = payload.get("conn")
+            say = payload.get("say")  # {"key", "params"}: the message's text, in each connection's language
             for conn in list(self.by_user.get(uid, ())):
                 if target is None or conn.id == target:
-                    conn.send(payload["message"])
+                    message = payload["message"]
+                    if say is not None:
+                        message = {**message, "text": translate(say["key"], conn.lang, **say["params"])}
+                    conn.send(message)
 
         self._user_handlers[uid] = deliver
         return deliver
@@ -623,6 +627,11 @@ class Room:
         elif kind in TABLE_TYPES:
             if kind == "invite":
                 data["target"] = self.find_online(data["user"])
+            elif kind == "ban":
+                # The table knows the people at it; someone elsewhere is found here, online or as an account.
+                target = await self.find_user(data["user"])
+                if target is not None:
+                    data["target"] = target
             await self.to_table(conn, user, data)
 
     def ack(self, conn: Connection, msg: ClientMessage) -> None:
@@ -644,6 +653,17 @@ class Room:
         if conns:
             found["lang"] = next(iter(conns)).lang
         return found
+
+    async def find_user(self, ref: str) -> Message | None:
+        """A user summary for an id or a name: someone online, else a registered account; None if nobody."""
+        with contextlib.suppress(ProtocolError):
+            found = self.find_online(ref)
+            found.pop("lang", None)
+            return found
+        account_id = ref[:1] == "u" and ref[1:].isdigit() and len(ref) <= 12
+        row = await self.store.user_by_id(int(ref[1:])) if account_id else None
+        row = row or await self.store.user_by_name(ref)
+        return user_summary(f"u{row.id}", row.name, False) if row is not None else None
 
     async def chat(self, conn: Connection, user: Message, data: Message) -> None:
         text = self.check_chat(data["message"])
@@ -667,11 +687,12 @@ class Room:
         text = self.check_chat(data["message"])
         target = self.find_online(data["to"])
         target.pop("lang", None)
+        message = {"type": "private", "from": user, "to": target, "message": text}
+        # The sentence is made where each copy is delivered, in the language of the connection that reads it
+        # (the recipient may be connected to another node, whose preferences this one does not know).
+        say = {"key": "lobby.private", "params": {"name": user["name"], "message": text}}
         for recipient in {user["id"], target["id"]}:
-            lang = target.get("lang", conn.lang)
-            message = {"type": "private", "from": user, "to": target, "message": text,
-                       "text": translate("lobby.private", lang, name=user["name"], message=text)}
-            await self.bus.publish(f"user:{recipient}", {"message": message, "conn": None})
+            await self.bus.publish(f"user:{recipient}", {"message": message, "conn": None, "say": say})
         if data.get("id") is not None:
             conn.send({"type": "ok", "re": data["id"]})
 
@@ -831,10 +852,13 @@ class Room:
     # Creating a table
 
     async def create(self, conn: Connection, user: Message, data: Message) -> None:
+        name = str(data["game"])
+        if name.lower() not in GAMES:
+            raise ProtocolError("bad_options", "error.unknown_game", game=name[:40], games=", ".join(GAMES))
         try:
-            game = load_game(str(data["game"]), **data.get("options", {}))
+            game = load_game(name, **data.get("options", {}))
         except OptionError as exc:
-            raise ProtocolError("bad_options", _text=str(exc)) from None
+            raise ProtocolError("bad_options", _text=refusal(exc, conn.lang)) from None
         timer = int(data.get("timer", 0))
         if timer and not self.settings.timer_minimum <= timer <= self.settings.timer_maximum:
             raise ProtocolError("bad_message", "error.timer", low=self.settings.timer_minimum,
@@ -848,8 +872,8 @@ class Room:
                 raise ProtocolError("test_decks_off")
             try:  # a deal the game cannot make is refused now, not at the start
                 game.new_match(seed=seed or 0, decks=decks)
-            except Exception as exc:
-                raise ProtocolError("bad_options", _text=str(exc) or None) from None
+            except Exception:
+                raise ProtocolError("bad_options", "error.bad_decks") from None
         password = data.get("password")
         settings = TableSettings(
             name=data.get("name") or translate("table.default_name", conn.lang, name=user["name"]),

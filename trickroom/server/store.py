@@ -89,6 +89,7 @@ class TableRow(Base):
     seed: Mapped[int | None] = mapped_column(BigInteger, nullable=True)
     first_event_seq: Mapped[int | None] = mapped_column(Integer, nullable=True)
     standings: Mapped[dict[str, Any] | None] = mapped_column(JSON, nullable=True)
+    pause_requested: Mapped[bool] = mapped_column(Boolean, default=False)  # pause at the end of the hand
     decks: Mapped[list[Any] | None] = mapped_column(JSON, nullable=True)  # prearranged decks (test-only)
     owner_node: Mapped[str | None] = mapped_column(String(80), nullable=True, index=True)  # the lease holder
     lease_until: Mapped[dt.datetime | None] = mapped_column(DateTime, nullable=True)

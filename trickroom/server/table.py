@@ -26,7 +26,7 @@ from typing import Any
 
 from trickroom.cards import CardError, parse_card
 from trickroom.games import Event, Game, IllegalAction, Match, OptionError, events_for, game_class, load_game
-from trickroom.narration import catalog, narrate, refusal, translate
+from trickroom.narration import LANGUAGES, catalog, narrate, refusal, translate
 from trickroom.server import metrics
 from trickroom.server.accounts import check_password, hash_password
 from trickroom.server.bots import acts_off_turn
@@ -36,6 +36,11 @@ from trickroom.server.services import Services
 log = logging.getLogger("trickroom.table")
 
 WAITING, PLAYING, PAUSED, FINISHED, CLOSED = "waiting", "playing", "paused", "finished", "closed"
+NAME_BAN = "name:"  # a ``banned`` entry for a guest's nickname (lower-cased); the others are user ids
+
+
+def name_ban(name: str) -> str:
+    return NAME_BAN + name.lower()
 
 
 def already_applied(actions: Sequence[tuple[int, str]], seat: int, move: int, action: str) -> bool:
@@ -219,13 +224,15 @@ class Table:
     def row_values(self) -> dict[str, Any]:
         return {"options": dict(self.options), "settings": self.settings.to_json(),
                 "seats": [s.to_json() for s in self.seats], "host": self.host, "banned": sorted(self.banned),
-                "invited": sorted(self.invited), "status": self.status, "standings": self.standings}
+                "invited": sorted(self.invited), "status": self.status, "standings": self.standings,
+                "pause_requested": self.pause_requested}
 
     def row_state(self) -> dict[str, Any]:
         """A copy of the fields the row holds, to put back if a write fails."""
         return {"options": dict(self.options), "settings": replace(self.settings),
                 "seats": [replace(s) for s in self.seats], "host": self.host, "banned": set(self.banned),
-                "invited": set(self.invited), "status": self.status, "standings": self.standings}
+                "invited": set(self.invited), "status": self.status, "standings": self.standings,
+                "pause_requested": self.pause_requested}
 
     def restore_row_state(self, state: dict[str, Any]) -> None:
         # A seat whose occupant did not change keeps its live object (its connected/replaced flags are not in
@@ -236,6 +243,7 @@ class Table:
         self.options, self.settings = dict(state["options"]), replace(state["settings"])
         self.host, self.banned, self.invited = state["host"], set(state["banned"]), set(state["invited"])
         self.status, self.standings = state["status"], state["standings"]
+        self.pause_requested = state["pause_requested"]
         if self.status == WAITING:
             self.match = None  # a start whose write failed did not happen
 
@@ -277,6 +285,9 @@ class Table:
         data = entry.data
         params = dict(data.get("params", {}))
         params.setdefault("table", self.settings.name)
+        texts = params.pop("texts", None)  # a parameter said per language: {"en": ..., "ru": ...}
+        if isinstance(texts, dict):
+            params["text"] = texts.get(lang) or texts.get("en", "")
         key = f"table.{data['kind']}"
         if "level" in params:  # a sentence per level where there is one ("An easy bot..."), else the level named
             level = str(params["level"])
@@ -438,7 +449,7 @@ class Table:
             # whose node restarted, comes back as a stranger: let them watch again if they still may.
             watching_again = uid not in self.members and self.seat_of(uid) is None
             if watching_again:
-                await self.check_admission(uid, None)
+                await self.check_admission(user, None)
                 await self.table_event("joined", user)
             await self.resume(user, lang, int(msg.get("after", 0)), conn)
             if watching_again:
@@ -461,10 +472,15 @@ class Table:
         }[kind]
         await host_handler(user, msg)
 
-    async def check_admission(self, uid: str, password: str | None) -> None:
+    def is_banned(self, user: Message) -> bool:
+        """Banned: the user's id, or for a guest (who gets a new id at each login) the nickname too."""
+        return user["id"] in self.banned or (bool(user.get("guest")) and name_ban(user["name"]) in self.banned)
+
+    async def check_admission(self, user: Message, password: str | None) -> None:
+        uid = user["id"]
         if self.status == CLOSED:
             raise ProtocolError("no_table")
-        if uid in self.banned:
+        if self.is_banned(user):
             raise ProtocolError("banned")
         if uid in self.members or uid in self.invited or uid == self.host["id"] or self.seat_of(uid) is not None:
             return
@@ -480,7 +496,7 @@ class Table:
 
     async def admit(self, user: Message, lang: str, msg: Message, conn: str | None) -> None:
         uid = user["id"]
-        await self.check_admission(uid, msg.get("password"))
+        await self.check_admission(user, msg.get("password"))
         new_member = uid not in self.members
         if msg["type"] == "sit":
             seat = int(msg["seat"])
@@ -667,11 +683,11 @@ class Table:
             options = game_class(self.game_name).validate_options(merged)
             game = load_game(self.game_name, **options)
         except OptionError as exc:
-            raise ProtocolError("bad_options", _text=str(exc)) from None
+            raise ProtocolError("bad_options", _text=refusal(exc, self.lang_of(user["id"]))) from None
         self.options = options
         self.resize(game.players)
         await self.save()
-        await self.table_event("options", user, text=game.describe("en"))
+        await self.table_event("options", user, texts={lang: game.describe(lang) for lang in LANGUAGES})
         await self.publish_listing()
 
     def resize(self, players: int) -> None:
@@ -760,9 +776,13 @@ class Table:
         if msg.get("paused", True):
             if self.status == PLAYING and not self.pause_requested:
                 self.pause_requested = True
+                await self.save()  # a restart keeps the request
                 await self.table_event("pause_requested")
             return
-        self.pause_requested = False
+        if self.pause_requested:
+            self.pause_requested = False
+            if self.status != PAUSED:
+                await self.save()
         if self.status == PAUSED:
             self.status = PLAYING
             await self.save()
@@ -787,12 +807,15 @@ class Table:
         await self.remove_member(target, "kicked")
 
     async def on_ban(self, user: Message, msg: Message) -> None:
-        target = self.find_user(msg["user"])
+        # Someone at the table, else whom the room found by that id or name (online, or a registered account).
+        target = self.find_user(msg["user"]) or msg.get("target")
         if target is None:
-            target = {"id": msg["user"], "name": msg["user"], "guest": False}
+            raise ProtocolError("unknown_user", "error.unknown_name", name=msg["user"][:40])
         if target["id"] == user["id"]:
             raise ProtocolError("unknown_user")
         self.banned.add(target["id"])
+        if target.get("guest"):
+            self.banned.add(name_ban(target["name"]))
         self.invited.discard(target["id"])
         await self.save()
         await self.remove_member(target, "banned")
@@ -809,6 +832,8 @@ class Table:
         target: Message = msg["target"]  # resolved by the room (the invitee may be anywhere in the lobby)
         self.invited.add(target["id"])
         self.banned.discard(target["id"])
+        if target.get("guest"):
+            self.banned.discard(name_ban(target["name"]))
         await self.save()
         await self.send(target["id"], {
             "type": "invited", "table": self.id, "from": user, "entry": self.listing()["entry"],

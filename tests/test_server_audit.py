@@ -1,0 +1,320 @@
+"""Gaps an audit of the room found, through real websockets: private messages and option sentences in each
+reader's language, bans that hold a guest's nickname and find people away from the table, bans and a pending
+pause kept over a restart, the bot delay, the default turn timer bounds, logout, the online list, option changes
+after the start, and a quiet Ctrl-C."""
+
+from __future__ import annotations
+
+import itertools
+import random
+import re
+import signal
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from server_helpers import TIMEOUT, AutoPlayer, Client, ProcessServer, ThreadServer, choose
+
+from trickroom.games import game_class, load_game
+from trickroom.server.settings import Settings
+
+Message = dict[str, Any]
+DEFAULT_TIMER = (Settings.model_fields["timer_minimum"].default, Settings.model_fields["timer_maximum"].default)
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ThreadServer]:
+    """A room with the default turn timer bounds (the other server tests lower the minimum to 1 s)."""
+    db = Path(tmp_path_factory.mktemp("audit")) / "room.sqlite3"
+    room = ThreadServer(db=f"sqlite:///{db}", bot_workers=0, timer_minimum=DEFAULT_TIMER[0]).start()
+    yield room
+    room.stop()
+
+
+@pytest.fixture
+def people() -> Iterator[list[Client]]:
+    """Clients made by a test with ``guest``/``account``, closed at its end."""
+    made: list[Client] = []
+    yield made
+    for client in made:
+        client.close()
+
+
+def guest(url: str, nickname: str, lang: str = "en", made: list[Client] | None = None) -> Client:
+    client = Client(url)
+    if made is not None:
+        made.append(client)
+    welcome = client.request(type="login", nickname=nickname, lang=lang)
+    assert welcome["type"] == "welcome", welcome
+    client.user, client.token = welcome["user"], welcome["token"]
+    return client
+
+
+def create(host: Client, game: str = "bura", **fields: Any) -> str:
+    snapshot = host.request(type="create", game=game, **fields)
+    assert snapshot["type"] == "snapshot", snapshot
+    return str(snapshot["table"])
+
+
+# 1. Private messages
+
+
+def test_a_private_message_is_said_in_each_readers_language(server: ThreadServer, people: list[Client]) -> None:
+    sam, ira = guest(server.url, "Sam", "en", people), guest(server.url, "Ira", "ru", people)
+    assert sam.request(type="private", to="Ira", message="hello")["type"] == "ok"
+    assert ira.wait(type="private")["text"] == "Sam шепчет: hello"
+    assert sam.wait(type="private")["text"] == "Sam whispers: hello"
+    assert ira.request(type="private", to=sam.user["id"], message="привет")["type"] == "ok"
+    assert sam.wait(type="private")["text"] == "Ira whispers: привет"
+    assert ira.wait(type="private")["text"] == "Ira шепчет: привет"
+
+
+# 2. Options in each member's language
+
+
+def test_option_sentences_and_option_errors_in_each_members_language(server: ThreadServer,
+                                                                     people: list[Client]) -> None:
+    olga, will = guest(server.url, "Olga", "ru", people), guest(server.url, "Will", "en", people)
+    too_many = olga.request(type="create", game="bura", options={"players": 9})
+    assert (too_many["code"], too_many["text"]) == (
+        "bad_options", "Параметр players должен быть не больше 6; задано 9.")
+    names = ", ".join(sorted(option.name for option in game_class("bura").OPTIONS))
+    unknown = olga.request(type="create", game="bura", options={"colour": "red"})
+    assert unknown["text"] == f"Параметра colour нет; параметры: {names}."
+    assert will.request(type="create", game="bura", options={"colour": "red"})["text"] == (
+        f"There is no option colour; the options are: {names}.")
+    no_game = olga.request(type="create", game="chess")
+    assert (no_game["code"], no_game["text"]) == ("bad_options", "Игры chess нет; есть игры: bura, mpourloto.")
+
+    table = create(olga, options={"players": 3})
+    will.request(type="watch", table=table)
+    assert olga.request(type="options", table=table, options={"players": 4, "scoring": "points"})["type"] == "ok"
+    russian = olga.wait(type="table_event", kind="options", table=table)
+    english = will.wait(type="table_event", kind="options", table=table)
+    game = load_game("bura", **russian["info"]["options"])
+    assert game.players == 4
+    assert russian["text"] == f"Olga меняет правила: {game.describe('ru')}"
+    assert english["text"] == f"Olga changes the options: {game.describe('en')}"
+    refusals = {
+        "target": (12, "Параметр target может быть одним из: 11, 21; задано 12."),
+        "hand_limit": ("many", "Параметр hand_limit должен быть целым числом."),
+        "show_points": ("maybe", "Параметр show_points может быть только включён или выключен."),
+        "stack": (0, "Параметр stack должен быть не меньше 1; задано 0."),
+        "preset": ("paris", "Параметр preset может быть одним из: classic, moscow; задано 'paris'."),
+    }
+    for name, (value, sentence) in refusals.items():
+        refused = olga.request(type="options", table=table, options={name: value})
+        assert (refused["code"], refused["text"]) == ("bad_options", sentence)
+
+
+def test_options_cannot_change_after_the_start(server: ThreadServer, people: list[Client]) -> None:
+    host = guest(server.url, "Early", "en", people)
+    table = create(host, options={"players": 2, "scoring": "points"})
+    host.request(type="sit", table=table, seat=0)
+    host.request(type="bot_add", table=table, level="random")
+    assert host.request(type="start", table=table)["type"] == "ok"
+    late = host.request(type="options", table=table, options={"target": 21})
+    assert (late["code"], late["text"]) == ("already_started", "The game has already started.")
+    host.send(type="resume", table=table, after=10**9)
+    assert host.wait(type="snapshot", table=table)["info"]["options"]["target"] == 11
+    host.request(type="leave", table=table)
+
+
+# 3. Bans
+
+
+def test_a_banned_guest_who_logs_in_again_under_the_same_name_is_still_refused(server: ThreadServer,
+                                                                                people: list[Client]) -> None:
+    host, pest = guest(server.url, "Warden", "en", people), guest(server.url, "Pest2", "en", people)
+    table = create(host, options={"players": 2})
+    assert pest.request(type="watch", table=table)["type"] == "snapshot"
+    assert host.request(type="ban", table=table, user=pest.user["id"])["type"] == "ok"
+    assert pest.wait(type="left", table=table)["reason"] == "banned"
+    old_id = pest.user["id"]
+    assert pest.request(type="logout")["type"] == "ok"
+    again = guest(server.url, "PEST2", "ru", people)  # a new guest id, the same name in another case
+    assert again.user["id"] != old_id
+    for request in ({"type": "watch"}, {"type": "sit", "seat": 1}, {"type": "resume", "after": 0}):
+        refused = again.request(table=table, **request)
+        assert (refused["code"], refused["text"]) == ("banned", "Вам запрещено садиться за этот стол.")
+    assert guest(server.url, "Pest3", "en", people).request(type="watch", table=table)["type"] == "snapshot"
+    # Inviting the same person lifts the ban, name and all.
+    host.request(type="invite", table=table, user="pest2")
+    assert again.request(type="watch", table=table)["type"] == "snapshot"
+
+
+def test_a_ban_by_name_finds_people_away_from_the_table(server: ThreadServer, people: list[Client]) -> None:
+    host, far = guest(server.url, "Keeper3", "en", people), guest(server.url, "Far3", "en", people)
+    account = Client(server.url)
+    people.append(account)
+    assert account.request(type="register", username="far_account", password="secret-far")["type"] == "welcome"
+    account.close()  # offline: found among the registered accounts
+    table = create(host, options={"players": 2})
+    assert host.request(type="ban", table=table, user="far3")["type"] == "ok"  # online, not at the table
+    assert far.wait(type="left", table=table)["reason"] == "banned"
+    assert far.request(type="watch", table=table)["code"] == "banned"
+    assert host.request(type="ban", table=table, user="FAR_ACCOUNT")["type"] == "ok"
+    back = Client(server.url)
+    people.append(back)
+    assert back.request(type="login", username="far_account", password="secret-far")["type"] == "welcome"
+    assert back.request(type="sit", table=table, seat=1)["code"] == "banned"
+    nobody = host.request(type="ban", table=table, user="Nobody3")
+    assert (nobody["code"], nobody["text"]) == ("unknown_user", "Nobody is called Nobody3.")
+    assert guest(server.url, "Near3", "en", people).request(type="watch", table=table)["type"] == "snapshot"
+
+
+def test_bans_and_a_pending_pause_survive_a_restart(tmp_path: Path) -> None:
+    db = f"sqlite:///{tmp_path / 'restart.sqlite3'}"
+    room = ThreadServer(db=db, bot_workers=0).start()
+    made: list[Client] = []
+    try:
+        host, pest = guest(room.url, "Holder", "en", made), guest(room.url, "Pest4", "en", made)
+        waiting = create(host, options={"players": 2}, name="Waiting")
+        host.request(type="sit", table=waiting, seat=0)  # a seated person keeps the table open while away
+        pest.request(type="watch", table=waiting)
+        host.request(type="ban", table=waiting, user="Pest4")
+        playing = create(host, options={"players": 2, "scoring": "points", "hand_limit": 3})
+        host.request(type="sit", table=playing, seat=0)
+        host.request(type="bot_add", table=playing, level="random")
+        host.request(type="start", table=playing)
+        assert host.request(type="pause", table=playing)["type"] == "ok"
+        assert host.wait(type="table_event", kind="pause_requested", table=playing)["info"]["pause_requested"]
+        token = host.token
+    finally:
+        for client in made:
+            client.close()
+        room.stop()
+
+    room = ThreadServer(db=db, bot_workers=0).start()
+    made = []
+    try:
+        again = guest(room.url, "pest4", "en", made)
+        assert again.request(type="watch", table=waiting)["code"] == "banned"
+        back = Client(room.url)
+        made.append(back)
+        assert playing in back.request(type="login", token=token)["tables"]
+        back.send(type="resume", table=playing, after=0)
+        snapshot = back.wait(type="snapshot", table=playing)
+        assert snapshot["info"]["pause_requested"] is True and snapshot["info"]["status"] == "playing"
+        paused = lambda m: m["type"] == "table_event" and m["kind"] == "paused"  # noqa: E731
+        player = AutoPlayer(back, playing, 0, 9, paused).start()
+        if 0 in snapshot["to_act"] and snapshot["legal"]:
+            back.send(type="act", table=playing, action=choose(snapshot["legal"], random.Random(1)))
+        player.join()
+        assert back.request(type="act", table=playing, action="claim")["code"] == "paused"
+    finally:
+        for client in made:
+            client.close()
+        room.stop()
+
+
+# 4. Features that had no test
+
+
+def test_bot_moves_are_spaced_by_the_bot_delay(server: ThreadServer, people: list[Client]) -> None:
+    delay = 0.4
+    host = guest(server.url, "Listener", "en", people)
+    table = create(host, options={"players": 2, "scoring": "points"}, bot_delay=delay)
+    host.request(type="bot_add", table=table, level="random")
+    host.request(type="bot_add", table=table, level="random")
+    host.request(type="start", table=table)
+    arrivals = []  # an update follows every action: the bots' moves, as the room's members hear them
+    while len(arrivals) < 7:
+        host.wait(type="update", table=table)
+        arrivals.append(time.monotonic())
+    gaps = [later - earlier for earlier, later in itertools.pairwise(arrivals)]
+    assert min(gaps) >= delay - 0.05, gaps
+    host.request(type="leave", table=table)
+
+
+def test_the_default_turn_timer_bounds(server: ThreadServer, people: list[Client]) -> None:
+    assert DEFAULT_TIMER == (20, 600)
+    client = guest(server.url, "Clock", "en", people)
+    assert client.hello["timer"] == {"min": 20, "max": 600}
+    sentence = "The turn timer is off (0) or from 20 to 600 seconds."
+    for timer in (19, 601):
+        refused = client.request(type="create", game="bura", timer=timer)
+        assert (refused["code"], refused["text"]) == ("bad_message", sentence)
+    for timer in (20, 600, 0):
+        snapshot = client.request(type="create", game="bura", timer=timer)
+        assert snapshot["type"] == "snapshot" and snapshot["info"]["timer"] == timer
+        client.request(type="leave", table=snapshot["table"])
+    table = create(client)
+    for timer in (19, 601):
+        refused = client.request(type="settings", table=table, timer=timer)
+        assert (refused["code"], refused["text"]) == ("bad_message", sentence)
+    for timer in (20, 600):
+        assert client.request(type="settings", table=table, timer=timer)["type"] == "ok"
+        assert client.wait(type="table_event", kind="settings", table=table)["info"]["timer"] == timer
+
+
+def test_logout_ends_the_session(server: ThreadServer, people: list[Client]) -> None:
+    lou, otto = guest(server.url, "Lou", "en", people), guest(server.url, "Otto", "en", people)
+    token = lou.token
+    assert lou.request(type="logout")["type"] == "ok"
+    gone = otto.wait(lambda m: m["user"]["name"] == "Lou", type="presence")
+    assert gone["online"] is False and gone["text"] == "Lou leaves the room."
+    assert lou.request(type="chat", message="still here?")["code"] == "not_logged_in"
+    stale = Client(server.url)
+    people.append(stale)
+    refused = stale.request(type="login", token=token)
+    assert (refused["code"], refused["text"]) == ("bad_token", "That session has ended; log in again.")
+    assert lou.request(type="login", nickname="Lou")["type"] == "welcome"  # the name is free again
+
+
+def test_the_online_list_on_one_server(server: ThreadServer, people: list[Client]) -> None:
+    una = guest(server.url, "Una", "en", people)
+    assert "Una" in {u["name"] for u in una.wait(type="lobby")["users"]}
+    dos = guest(server.url, "Dos", "en", people)
+    assert {"Una", "Dos"} <= {u["name"] for u in dos.wait(type="lobby")["users"]}
+    came = una.wait(lambda m: m["user"]["name"] == "Dos", type="presence")
+    assert came["online"] is True and came["text"] == "Dos comes in."
+    una.send(type="lobby")
+    assert "Dos" in {u["name"] for u in una.wait(type="lobby")["users"]}
+    dos.close()
+    left = una.wait(lambda m: m["user"]["name"] == "Dos", type="presence")
+    assert left["online"] is False
+    una.send(type="lobby")
+    assert "Dos" not in {u["name"] for u in una.wait(type="lobby")["users"]}
+
+
+# 6. Smaller things
+
+
+def test_every_declared_table_event_kind_is_sent() -> None:
+    """``created`` was declared and never sent: it is gone; every kind left is one the table records."""
+    from trickroom.narration import catalog
+    from trickroom.server import table
+    from trickroom.server.protocol import TABLE_EVENT_KINDS
+
+    source = Path(table.__file__).read_text(encoding="utf-8")
+    for kind in TABLE_EVENT_KINDS:
+        assert f'"{kind}"' in source, kind
+        for lang in ("en", "ru"):
+            assert f"table.{kind}" in catalog(lang, "room"), (kind, lang)
+    assert "created" not in TABLE_EVENT_KINDS and "table.created" not in catalog("en", "room")
+
+
+def test_the_action_latency_help_says_what_is_timed(server: ThreadServer) -> None:
+    import httpx
+
+    text = httpx.get(f"{server.http}/metrics", timeout=10).text
+    help_line = next(line for line in text.splitlines()
+                     if line.startswith("# HELP trickroom_action_latency_seconds "))
+    assert "arrival" not in help_line and "From applying an action" in help_line
+
+
+def test_ctrl_c_stops_the_server_quietly(tmp_path: Path) -> None:
+    # A process started in the background may inherit SIGINT ignored; the server must get it as from a terminal.
+    previous = signal.signal(signal.SIGINT, signal.default_int_handler)
+    try:
+        server = ProcessServer(tmp_path / "ctrl-c.sqlite3").start()
+    finally:
+        signal.signal(signal.SIGINT, previous)
+    assert server.process is not None
+    server.process.send_signal(signal.SIGINT)
+    _, errors = server.process.communicate(timeout=TIMEOUT)
+    assert server.process.returncode == 130
+    assert not re.search(rb"Traceback|KeyboardInterrupt", errors), errors.decode()[-2000:]
