@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 from trickroom import cards
 from trickroom.games import IllegalAction, events_for, load_game
 from trickroom.games.bura import BuraMatch
-from trickroom.games.bura.tables import CODES, POINTS
+from trickroom.games.bura.tables import CLAIM, CODES, POINTS
 
 CODE_SET = set(cards.DECK_36)
 ILLEGAL_TRIES = ["play", "play XX", "dance", "announce bura", "announce", "pass now", "play AS AS", "claim 31",
@@ -81,7 +81,7 @@ def check_invariants(match: BuraMatch) -> None:
 VISIBLE_CARD_EVENTS = ("answer", "draw", "play", "trick")
 
 
-@settings(max_examples=1000, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=2000, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(options=matches, seed=st.integers(0, 2**32), claim_rate=st.sampled_from([0.0, 0.01, 0.05]))
 def test_random_matches_keep_every_invariant(options: dict[str, Any], seed: int, claim_rate: float) -> None:
     match = new_match(options, seed)
@@ -112,13 +112,51 @@ def test_random_matches_keep_every_invariant(options: dict[str, Any], seed: int,
         assert sum(result["points"]) <= 120
 
 
+def snapshot(match: BuraMatch) -> str:
+    """The whole state as text: every attribute (events, action log, hands, stock, scores...) and everything the
+    API shows (hand results, standings, to_act, each seat's and a spectator's view and legal actions)."""
+    seats = [*range(match.n), None]
+    shown = (match.hand_results, match.standings, match.to_act, match.is_over, [match.view(s) for s in seats],
+             [match.legal_actions(s) for s in seats])
+    return repr(vars(match)) + repr(shown)
+
+
+def illegal_tries(match: BuraMatch, rng: random.Random) -> list[tuple[int, str]]:
+    """Actions the rules refuse now: nonsense, other seats' moves, plays out of turn (or during announcements),
+    answers by seats that have answered, claims by seats out of the hand or not at the table, claims with words."""
+    n = match.n
+    legal = [match.legal_actions(s) for s in range(n)]
+    tries = [(-1, "claim"), (n, "claim"), (n, "pass"), (rng.randrange(n), "claim 31")]
+    for seat in range(n):
+        tries.append((seat, rng.choice(ILLEGAL_TRIES)))
+        tries += [(seat, a) for a in legal[(seat + 1) % n] if a not in legal[seat]][:2]
+        if match.hands[seat] and (match.phase == "announce" or seat != match.turn):
+            tries.append((seat, "play " + CODES[rng.choice(match.hands[seat])]))
+        if CLAIM not in legal[seat]:
+            tries.append((seat, CLAIM))  # a seat that left the match, or is out of this hand
+        if match.phase == "announce" and seat not in match.to_act:
+            tries.append((seat, "pass"))
+    return [(seat, a) for seat, a in tries if not (0 <= seat < n and a in legal[seat])]
+
+
+def assert_all_refused(match: BuraMatch, tries: list[tuple[int, str]]) -> None:
+    before = snapshot(match)
+    for seat, action in tries:
+        try:
+            match.apply(seat, action)
+        except IllegalAction:
+            continue
+        raise AssertionError(f"{action!r} by seat {seat} was accepted")
+    assert snapshot(match) == before, tries
+
+
 @settings(max_examples=250, deadline=None)
 @given(options=matches, seed=st.integers(0, 2**32))
 def test_views_never_hold_hidden_cards_and_illegal_actions_change_nothing(options: dict[str, Any],
                                                                           seed: int) -> None:
     match = new_match(options, seed)
     rng = random.Random(seed)
-    for _ in range(150):
+    for step in range(150):
         if match.is_over:
             break
         views = [match.view(s) for s in [*range(match.n), None]]
@@ -127,20 +165,12 @@ def test_views_never_hold_hidden_cards_and_illegal_actions_change_nothing(option
             assert not (strings_in(view) & CODE_SET & hidden_cards(match, viewer)), viewer
             if not options["show_points"]:
                 assert "my_points" not in view
-        legal = [match.legal_actions(s) for s in range(match.n)]
-        bad_seat = rng.randrange(match.n)
-        bad = rng.choice([*ILLEGAL_TRIES, *(a for a in legal[(bad_seat + 1) % match.n] if a not in legal[bad_seat])])
-        if bad not in legal[bad_seat] and bad.split()[0] not in ("claim",):
-            try:
-                match.apply(bad_seat, bad)
-            except IllegalAction:
-                pass
-            else:
-                raise AssertionError(f"{bad!r} by seat {bad_seat} was accepted")
-            assert [match.view(s) for s in [*range(match.n), None]] == views
-            assert [match.legal_actions(s) for s in range(match.n)] == legal
+        if step % 3 == 0:  # the whole state is large: compare it at every third step
+            assert_all_refused(match, illegal_tries(match, rng))
         seat, action = random_action(match, rng, 0.02)
         match.apply(seat, action)
+    if match.is_over:
+        assert_all_refused(match, [(s, a) for s in range(match.n) for a in (CLAIM, "pass", "play 6S")])
 
 
 @settings(max_examples=200, deadline=None)

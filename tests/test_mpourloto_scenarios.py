@@ -333,6 +333,31 @@ def test_following_suit_must_beat_unless_trumped_and_relief_spares_the_partner(r
     assert legal(match) == ["play JH", "play 9H"]
 
 
+# Hearts trumps, the seven face up. Seat 1 leads the jack of trumps: seat 2's and seat 0's trumps are all lower,
+# and seat 3 holds no trump at all.
+TRUMP_LEAD = [["KH", "QH", "8H", "TC", "9C", "8C", "7C", "7H"],
+              ["JH", "AS", "KS", "QS", "JS", "TS", "9S", "8S"],
+              ["9H", "AH", "TH", "AD", "KD", "QD", "JD", "TD"],
+              ["7S", "9D", "8D", "7D", "AC", "KC", "QC", "JC"]]
+
+
+@pytest.mark.parametrize("relief", [False, True])
+def test_trumps_led_that_no_one_can_beat_allow_any_trump_and_with_no_trump_any_card(relief: bool) -> None:
+    match = start_play(TRUMP_LEAD, relief)
+    play(match, "JH")
+    assert legal(match) == ["play AH", "play TH", "play 9H"]  # cannot beat the jack: any trump, but a trump
+    with pytest.raises(IllegalAction, match="follow suit"):
+        match.apply(2, "play AD")
+    play(match, "9H")
+    assert legal(match) == ["play 7S", "play 9D", "play 8D", "play 7D", "play AC", "play KC", "play QC",
+                            "play JC"]  # no trump: any card
+    play(match, "AC")
+    assert legal(match) == ["play KH", "play QH", "play 8H", "play 7H"]  # seat 0 cannot beat the jack either
+    play(match, "7H")
+    view = match.view(0)
+    assert view["tricks_won"] == [0, 1] and view["card_points"] == [0, 20 + 14 + 11] and match.to_act == [1]
+
+
 def test_illegal_plays_are_refused_with_a_reason() -> None:
     match = start_play(RELIEF, False)
     play(match, "KS")
@@ -466,3 +491,45 @@ def test_equal_totals_past_the_target_play_two_more_hands_again_while_equal() ->
     balanced_hand(match)
     assert match.is_over and match.standings["scores"] == [444, 528] and match.standings["winner"] == 1
     assert [r["dealer"] for r in match.hand_results] == [0, 1, 2, 3, 0, 1, 2]
+
+
+def test_both_teams_reaching_1000_in_one_hand_with_the_default_target_the_higher_wins() -> None:
+    # BALANCED hands with the deal passing left: the makers' team alternates, each pair adds 162 to each team.
+    match = new([deck_from(BALANCED, "7H")] * 13)
+    assert match.view(0)["target"] == 1000
+    for _ in range(12):
+        balanced_hand(match)
+    assert match.standings["scores"] == [972, 972] and not match.is_over
+    balanced_hand(match)  # dealer 0: team 0 takes 60, team 1 (the makers) 102
+    assert match.standings["scores"] == [1032, 1074] and match.is_over
+    assert match.standings["winner"] == 1 and match.standings["order"] == [1, 0]
+    assert match.events[-1] == {"type": "match_end", "winner": 1, "scores": [1032, 1074]}
+    assert not any(e["type"] == "extra_hands" for e in match.events)
+
+
+def test_equal_totals_past_1000_with_the_default_target_play_two_more_hands() -> None:
+    # A thrown-in first hand makes team 0 the makers of the odd hands: after eleven played hands it leads by 42
+    # (912 to 870, + 40 each from declared Mpourlottos), and the twelfth brings both to 1012.
+    match = new([deck_from(EXCHANGE, "KH")] + [deck_from(BALANCED, "7H")] * 14)
+    act(match, *["pass"] * 8)
+    for hand_number in range(11):
+        balanced_hand(match, *(["meld KH QH"] if hand_number < 4 else []))
+    assert match.standings["scores"] == [952, 910] and not match.is_over
+    balanced_hand(match)  # dealer 0: team 0 takes 60, team 1 (the makers) 102
+    assert match.standings["scores"] == [1012, 1012] and not match.is_over
+    assert match.view(0)["extra_hands_left"] == 2
+    assert [e for e in match.events if e["type"] == "extra_hands"] == [
+        {"type": "extra_hands", "hands": 2, "scores": [1012, 1012]}]
+    balanced_hand(match)  # dealer 1: team 0 makes 102, team 1 takes 60
+    assert match.standings["scores"] == [1114, 1072] and not match.is_over  # ahead, but one more hand to play
+    assert match.view(0)["extra_hands_left"] == 1
+    balanced_hand(match, "meld KH QH")  # dealer 2: team 1 makes 102 + 20, team 0 takes 60
+    assert match.is_over and match.standings["scores"] == [1174, 1194] and match.standings["winner"] == 1
+    assert match.events[-1] == {"type": "match_end", "winner": 1, "scores": [1174, 1194]}
+
+
+def test_view_of_a_seat_that_is_not_at_the_table_is_a_spectators_view() -> None:
+    # As in Bura: no error, and nothing private.
+    match = new([deck_from(BALANCED, "7H")])
+    assert match.view(4) == match.view(-1) == match.view(None)
+    assert match.view(4)["hand"] is None and match.view(4)["team"] is None

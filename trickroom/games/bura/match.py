@@ -184,7 +184,7 @@ class BuraMatch(Match):
 
     @property
     def hand_results(self) -> list[JSON]:
-        return self._results
+        return [dict(result, points=result["points"][:]) for result in self._results]  # copies: callers may edit
 
     @property
     def is_over(self) -> bool:
@@ -204,7 +204,7 @@ class BuraMatch(Match):
 
     def view(self, seat: int | None) -> JSON:
         if seat is not None and not 0 <= seat < self.n:
-            raise ValueError(f"There is no seat {seat} at this table.")
+            seat = None  # no such seat: a spectator's view, as in Mpourloto
         stock_left = len(self.stock) - self.stock_pos
         view: JSON = {
             "game": "bura",
