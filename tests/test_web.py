@@ -483,6 +483,11 @@ def test_russian_and_reconnect(page: Any, room: str) -> None:
     wait_spoken(page, r"^Вы пасуете|^Вы ", before)
     assert not any(text == "Your turn." for text in spoken(page))
 
+    # Remembered: after a reload the page signs in again and stays in Russian.
+    page.reload()
+    page.wait_for_function("document.documentElement.lang === 'ru' && !document.getElementById('screen-table').hidden")
+    assert page.locator("#menu-button").inner_text() == "Меню"
+
 
 
 # ---------------------------------------------------------------------------------------------------------------
@@ -734,3 +739,185 @@ def test_high_contrast_and_large_text_modes(page: Any, room: str) -> None:
     page.reload()
     page.wait_for_function("document.documentElement.classList.contains('high-contrast')")
     assert page.evaluate("document.documentElement.classList.contains('large-text')")
+
+
+# ---------------------------------------------------------------------------------------------------------------
+# The keys between moves, brief speech, the mute key, watching, and a phone played by touch.
+
+
+# Counts the oscillators the page's sounds start: the only way to hear whether a sound really plays.
+TONE_SPY = """() => {
+  const sounds = window.trickroom.sounds;
+  sounds.unlock();
+  const ctx = sounds.context;
+  const create = ctx.createOscillator.bind(ctx);
+  sounds.tones = 0;
+  ctx.createOscillator = () => { sounds.tones += 1; return create(); };
+}"""
+
+
+def tones(page: Any) -> int:
+    count: int = page.evaluate("window.trickroom.sounds.tones")
+    return count
+
+
+def test_information_keys_brief_speech_mute_and_a_spectator(page: Any, room: str, browser: Any) -> None:
+    sign_in(page, room, "Una")
+    errors: list[str] = []
+    other = second_page(browser, errors)
+    sign_in(other, room, "Watcher")
+    wait_until(page, lambda: "Watcher" in [u["name"] for u in page.evaluate("window.trickroom.state.lobby.users")],
+               "Watcher in the lobby list")
+    mark = len(spoken(page))
+    page.keyboard.press("u")
+    index = wait_spoken(page, r"^Online: ", mark)
+    online = spoken(page)[index]
+    assert "Una" in online and "Watcher" in online
+
+    # Game messages in brief: plays and tricks are spoken, draws and answers are not.
+    page.keyboard.press("F2")
+    dialog_open(page, "settings-dialog")
+    tab_to(page, "^Game messages$")
+    page.keyboard.press("ArrowDown")  # full -> brief
+    assert page.evaluate("window.trickroom.state.prefs.verbosity.game") == "brief"
+    page.keyboard.press("Escape")
+
+    open_create_dialog(page)
+    tab_to(page, "^Level of the bots you add$")
+    page.keyboard.press("Home")
+    page.keyboard.press("Enter")
+    wait_spoken(page, r"^Una sits in seat 1\.$")
+    mark = len(spoken(page))
+    page.keyboard.press("b")
+    mark = wait_spoken(page, r"bot sits in seat 2\.$", mark) + 1
+    page.keyboard.press("Shift+b")
+    wait_spoken(page, r"^The bot leaves seat 2\.$", mark)
+    wait_until(page, lambda: (table_state(page) or {})["info"]["seats"][1]["bot"] is None, "seat 2 free again")
+    page.evaluate(TONE_SPY)
+    add_bots_and_start(page, 1)
+
+    # The spectator watches from the lobby's Watch button: plays are heard, no hand is seen.
+    other.locator("#tables tr", has_text="Una's table").get_by_role("button", name="Watch").click()
+    other.wait_for_function("!document.getElementById('screen-table').hidden")
+    wait_until(other, lambda: bool((table_state(other) or {}).get("view")), "the spectator's view")
+    assert not (table_state(other) or {})["view"].get("hand")
+
+    wait_until(page, lambda: my_turn(table_state(page)), "my first turn")
+    mark = len(spoken(page))
+    page.keyboard.press("p")
+    wait_spoken(page, r"^The pot holds 2 chips\.$", mark)
+    page.keyboard.press("c")
+    wait_spoken(page, r"^On the table: Bot 2: |^No cards on the table", mark)
+    # Page Up steps back through the history, Page Down forward again. The spectator arrives meanwhile, so the
+    # history may grow: compare the review of Page Down with the first Page Up's, which it must repeat.
+    page.wait_for_timeout(500)
+    reviews = []
+    for key in ("PageUp", "PageUp", "PageDown"):
+        count = len(spoken(page))
+        page.keyboard.press(key)
+        wait_until(page, lambda count=count: len(spoken(page)) > count, f"the review after {key}")
+        reviews.append(spoken(page)[-1])
+    assert reviews[2] == reviews[0] and reviews[1] != reviews[0], reviews
+    assert tones(page) > 0  # the turn's sound played
+    page.keyboard.press("m")
+    quiet_from = wait_spoken(page, r"^Sounds off\.$", mark) + 1
+    silent_from = tones(page)
+
+    # Up and Down in the hand jump between suits.
+    page.keyboard.press("k")
+    page.keyboard.press("Home")
+    cards = hand_cards(page)
+    if len({code[1] for code in cards}) > 1:
+        page.keyboard.press("ArrowDown")
+        assert page.evaluate("document.activeElement.dataset.card") == next(c for c in cards if c[1] != cards[0][1])
+
+    for _ in range(40):  # play on until a trick has been taken
+        if not wait_for_turn_or(page, HAND_OVER, quiet_from):
+            break
+        table = table_state(page)
+        assert table is not None
+        before = len(spoken(page))
+        if "pass" in table["legal"]:  # an answer: a detail, not spoken in brief
+            press_action(page, r"^Pass$")
+            wait_until(page, lambda: "pass" not in (table_state(page) or {}).get("legal", []), "the pass taken")
+            continue
+        # The first legal play, its cards reached with the arrows (and chosen with Space when there are several).
+        cards = next(a.split()[1:] for a in table["legal"] if a.startswith("play "))
+        page.keyboard.press("k")
+        for card in cards:
+            page.keyboard.press("Home")
+            while page.evaluate("document.activeElement.dataset.card") != card:
+                page.keyboard.press("ArrowRight")
+            if len(cards) > 1:
+                page.keyboard.press("Space")
+        page.keyboard.press("Enter")
+        wait_spoken(page, r"^You play", before)
+        if any(text.endswith("takes the trick.") for text in spoken(page)[quiet_from:]):
+            break
+    said = spoken(page)[quiet_from:]
+    assert any(PLAY.search(text) for text in said)
+    assert any(text.endswith("takes the trick.") for text in said)
+    assert not any("draws a card" in text or "has answered" in text for text in said), said
+    assert tones(page) == silent_from  # muted: no sound since
+    wait_spoken(other, r"^(Una|Bot 2) plays the ")
+    other.context.close()
+    assert errors == []
+
+
+def test_a_phone_plays_by_touch(browser: Any, room: str) -> None:
+    context = browser.new_context(viewport=PHONE, has_touch=True, is_mobile=True)
+    phone = context.new_page()
+    phone.set_default_timeout(20_000)
+    errors: list[str] = []
+    phone.on("pageerror", lambda error: errors.append(str(error)))
+    phone.add_init_script(RECORDER)
+    phone.goto(room + "/")
+
+    def account_form(password: str, button: str) -> None:
+        phone.locator("#account-username").tap()
+        phone.locator("#account-username").fill("Tapper")
+        phone.locator("#account-password").tap()
+        phone.locator("#account-password").fill(password)
+        phone.get_by_role("button", name=button).tap()
+
+    # An account: created, logged out from the menu, refused with a wrong password, let in with the right one.
+    account_form("felt-and-cards", "Create the account")
+    phone.wait_for_function("!document.getElementById('screen-lobby').hidden")
+    phone.get_by_role("button", name="Menu").tap()
+    phone.get_by_role("menuitem", name="Log out").tap()
+    phone.wait_for_function("!document.getElementById('screen-signin').hidden")
+    mark = len(spoken(phone))
+    account_form("felt-and-chips", "Log in")
+    wait_spoken(phone, r"^Wrong user name or password\.$", mark)
+    assert not phone.locator("#screen-signin").is_hidden()
+    account_form("felt-and-cards", "Log in")
+    phone.wait_for_function("!document.getElementById('screen-lobby').hidden")
+    phone.get_by_role("button", name="Create a table").tap()
+    dialog_open(phone, "table-dialog")
+    phone.locator("#opt-bot-level").select_option("random")
+    phone.get_by_role("button", name="Create", exact=True).tap()
+    wait_spoken(phone, r"^Tapper sits in seat 1\.$")
+    phone.locator("#ctl-add-bot").tap()
+    wait_spoken(phone, r"bot sits in seat 2\.$")
+    phone.locator("#ctl-start").tap()
+    mark = wait_spoken(phone, r"^The game begins\.$")
+    for _ in range(10):
+        wait_until(phone, lambda: my_turn(table_state(phone)), "my turn")
+        table = table_state(phone)
+        assert table is not None
+        before = len(spoken(phone))
+        if "pass" in table["legal"]:
+            phone.locator("#act-pass").tap()
+            wait_until(phone, lambda: "pass" not in (table_state(phone) or {}).get("legal", []), "the pass taken")
+            continue
+        cards = next(a.split()[1:] for a in table["legal"] if a.startswith("play "))
+        for card in cards:  # a tap selects a card, the Play button plays the selection
+            phone.locator(f"#card-{card}").tap()
+        phone.locator("#act-play").tap()
+        wait_spoken(phone, r"^You play the ", before)
+        break
+    else:
+        raise AssertionError("no play by touch")
+    assert any(PLAY.search(text) for text in spoken(phone)[mark:])
+    context.close()
+    assert errors == []

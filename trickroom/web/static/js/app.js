@@ -19,8 +19,9 @@ const sounds = new Sounds();
 const net = new Net({ onMessage: (m) => onMessage(m), onStatus: (s, how) => onStatus(s, how) });
 
 // Game events that stay spoken in "brief" mode; the rest (draws, "has answered"...) are details.
-const ESSENTIAL_EVENTS = new Set(["deal", "hand", "play", "trick", "claim", "hand_end", "match_end", "announced",
-  "redeal", "bid", "exchange", "deal_complete", "meld", "throw_in", "leave"]);
+const ESSENTIAL_EVENTS = new Set(["deal", "hand", "cards", "play", "trick", "claim", "hand_end", "match_end",
+  "announced", "redeal", "stock_closed", "bid", "exchange", "keep", "deal_complete", "meld", "throw_in",
+  "extra_hands", "leave"]);
 const ESSENTIAL_TABLE_EVENTS = new Set(["started", "finished", "sat", "stood", "left", "kicked", "banned",
   "bot_added", "bot_removed", "host", "paused", "resumed", "timeout", "bot_took_over", "took_back", "options"]);
 const EVENT_SOUNDS = { play: "card", trick: "trick", claim: "claim", meld: "combo" };
