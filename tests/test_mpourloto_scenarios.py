@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import random
+
 import pytest
 
 from trickroom.games import IllegalAction, load_game
@@ -533,3 +535,19 @@ def test_view_of_a_seat_that_is_not_at_the_table_is_a_spectators_view() -> None:
     match = new([deck_from(BALANCED, "7H")])
     assert match.view(4) == match.view(-1) == match.view(None)
     assert match.view(4)["hand"] is None and match.view(4)["team"] is None
+
+
+def test_hand_results_are_deep_copies_and_a_non_text_action_is_refused() -> None:
+    match = load_game("mpourloto", target=100).new_match(seed=1)
+    rng = random.Random(1)
+    for bad in (None, 5, ["play", "AS"], b"pass"):
+        with pytest.raises(IllegalAction):
+            match.apply(match.to_act[0], bad)  # type: ignore[arg-type]
+    while not match.hand_results:
+        seat = match.to_act[0]
+        match.apply(seat, rng.choice(match.legal_actions(seat)))
+    added = list(match.hand_results[-1]["added"])
+    match.hand_results[-1]["added"][0] += 1000
+    match.hand_results[-1]["card_points"].append(7)
+    assert match.hand_results[-1]["added"] == added
+    assert len(match.hand_results[-1]["card_points"]) == 2

@@ -270,9 +270,11 @@ class TrickroomSpielState(pyspiel.State):  # type: ignore[misc]
             self.public_text.append(json.dumps(event, sort_keys=True))
             if self.name == "bura" and event["type"] == "trick":
                 self.points[int(event["winner"])] += sum(BURA_POINTS.get(c[0], 0) for c in event["cards"])
+        if not any(event["type"] in ("hand_end", "throw_in") for event in events):
+            return  # hand_results copies every result: read it only when a hand has ended
         results = self.match.hand_results
         if len(results) > self.hands_done and results[-1].get("reason") != "redeal":
-            self.done, self.result = True, dict(results[-1])
+            self.done, self.result = True, results[-1]
 
     def _points_from(self, events: Sequence[Event]) -> list[int]:
         points = [0] * self.spiel_game.num_players()

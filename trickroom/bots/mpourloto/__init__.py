@@ -40,11 +40,16 @@ def playout(match: Match, seat: int) -> float:
     """Play ``match`` to the end of its hand with the normal heuristics; ``seat``'s team's points minus the
     other team's (a thrown-in hand is 0)."""
     done = len(match.hand_results)
-    while len(match.hand_results) == done and not match.is_over:
+    over = match.is_over
+    while not over:
         actor = match.to_act[0]
         legal = match.legal_actions(actor)
-        match.apply(actor, legal[0] if len(legal) == 1 else rollout_action(match.view(actor), legal))
-    added = match.hand_results[done]["added"]
+        events = match.apply(actor, legal[0] if len(legal) == 1 else rollout_action(match.view(actor), legal))
+        over = match.is_over or any(event["type"] in ("hand_end", "throw_in") for event in events)
+    results = match.hand_results
+    if len(results) == done:
+        return 0.0
+    added = results[done]["added"]
     team = seat & 1
     return float(added[team] - added[1 - team])
 

@@ -6,6 +6,7 @@ clone and play forward hundreds of thousands of times. Exactly one seat acts at 
 
 from __future__ import annotations
 
+import copy
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
@@ -131,7 +132,7 @@ class MpourlotoMatch(Match):
 
     @property
     def hand_results(self) -> list[JSON]:
-        return [dict(r) for r in self.results]
+        return copy.deepcopy(self.results)  # copies all the way down: callers may edit them
 
     @property
     def is_over(self) -> bool:
@@ -220,7 +221,7 @@ class MpourlotoMatch(Match):
 
     def _canonical(self, seat: int, action: str, legal: list[str]) -> str:
         """``action`` as its canonical string if it is legal, else :class:`IllegalAction` with the reason."""
-        words = action.replace(",", " ").split()
+        words = action.replace(",", " ").split() if isinstance(action, str) else []  # JSON may carry anything
         if not words:
             raise IllegalAction(f"Say what to do: {', '.join(legal)}.", key="illegal.mpourloto.empty",
                                 actions=list(legal))
