@@ -315,9 +315,20 @@ pyspiel.register_game(MPOURLOTO_TYPE, MpourlotoSpielGame)
 
 # --- ISMCTS as a trickroom bot ---------------------------------------------------------------------------
 
-# Measured seconds per ISMCTS simulation, per game and table size, shared by the bots of one process so that a
-# new bot starts from the speed measured by earlier ones.
-_SECONDS_PER_SIMULATION: dict[tuple[str, int], float] = {}
+# Measured seconds per ISMCTS simulation, shared by the bots of one process so that a new bot starts from the
+# speed measured by earlier ones. A simulation plays the hand out, so its cost falls as the cards run out: the
+# estimate is kept per game, table size and cards still to play (hands and stock), with the game's last
+# measurement as the first guess for a position not seen yet. One estimate for every position overshot the
+# budget early in a hand (p95 twice the budget) and undershot it late.
+_SECONDS_PER_SIMULATION: dict[tuple[str, int, int], float] = {}
+_LAST_SPEED: dict[tuple[str, int], float] = {}
+
+
+def cards_to_play(view: dict[str, Any]) -> int:
+    """The cards still to be played in the hand, as this seat sees it: a simulation's length."""
+    hand = len(view.get("hand") or [])
+    stock = view.get("stock")
+    return hand + (stock if isinstance(stock, int) else 0)
 
 
 class ISMCTSSeatBot:
@@ -370,13 +381,15 @@ class ISMCTSSeatBot:
         state = self.spiel_game.state_for_seat(view, events, self.rng)
         if state.current_player() != seat:
             raise ValueError(f"the sampled state waits for seat {state.current_player()}, not {seat}")
-        per_simulation = _SECONDS_PER_SIMULATION.get(self.speed_key, 0.002)
+        key = (*self.speed_key, cards_to_play(view))
+        per_simulation = _SECONDS_PER_SIMULATION.get(key) or _LAST_SPEED.get(self.speed_key, 0.002)
         simulations = max(8, int(self.budget / per_simulation))
         started = time.perf_counter()
         action = int(self._bot(simulations).step(state))
         elapsed = time.perf_counter() - started
         measured = elapsed / simulations
-        _SECONDS_PER_SIMULATION[self.speed_key] = 0.5 * per_simulation + 0.5 * measured
+        _SECONDS_PER_SIMULATION[key] = 0.5 * per_simulation + 0.5 * measured
+        _LAST_SPEED[self.speed_key] = measured
         wanted = ACTION_NAMES[game.name][action]
         chosen = next((a for a in choices if _key(a) == wanted), None)
         if chosen is None:
