@@ -1,4 +1,4 @@
-"""Gaps an audit of the room found, through real websockets: private messages and option sentences in each
+"""The room at its edges, through real websockets: private messages and option sentences in each
 reader's language, bans that hold a guest's nickname and find people away from the table, bans and a pending
 pause kept over a restart, the bot delay, the default turn timer bounds, logout, the online list, option changes
 after the start, and a quiet Ctrl-C."""
@@ -27,7 +27,7 @@ DEFAULT_TIMER = (Settings.model_fields["timer_minimum"].default, Settings.model_
 @pytest.fixture(scope="module")
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ThreadServer]:
     """A room with the default turn timer bounds (the other server tests lower the minimum to 1 s)."""
-    db = Path(tmp_path_factory.mktemp("audit")) / "room.sqlite3"
+    db = Path(tmp_path_factory.mktemp("edges")) / "room.sqlite3"
     room = ThreadServer(db=f"sqlite:///{db}", bot_workers=0, timer_minimum=DEFAULT_TIMER[0]).start()
     yield room
     room.stop()
