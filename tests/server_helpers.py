@@ -218,8 +218,8 @@ class Client:
             except queue.Empty:
                 return got
 
-    def login_guest(self, nickname: str) -> Message:
-        welcome = self.request(type="login", nickname=nickname)
+    def login_guest(self, nickname: str, lang: str = "en") -> Message:
+        welcome = self.request(type="login", nickname=nickname, lang=lang)
         assert welcome["type"] == "welcome", welcome
         self.user, self.token = welcome["user"], welcome["token"]
         return welcome

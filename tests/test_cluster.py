@@ -266,7 +266,7 @@ def check_log_matches_what_players_saw(log: Message, players: list[Roamer]) -> N
 
 def test_two_nodes_one_match_and_lobby_chat_everywhere(nodes: Nodes) -> None:
     anna, boris = Roamer(nodes.urls, 0, "Anna", 1), Roamer(nodes.urls, 1, "Boris", 2)
-    carl = Client(nodes.urls[2])
+    carl, dasha = Client(nodes.urls[2]), Client(nodes.urls[1])
     try:
         carl.login_guest("Carl")
         assert sorted(carl.hello["nodes"]) == sorted(nodes.urls)
@@ -278,6 +278,13 @@ def test_two_nodes_one_match_and_lobby_chat_everywhere(nodes: Nodes) -> None:
         carl.send(type="lobby")
         users = {u["name"] for u in carl.wait(type="lobby")["users"]}
         assert {"Anna", "Boris", "Carl"} <= users
+        # Sentences for one person are made on their node, in their language: a whisper and an invitation.
+        dasha.login_guest("Dasha", lang="ru")
+        assert carl.request(type="private", to="Dasha", message="hi")["type"] == "ok"
+        assert dasha.wait(type="private")["text"] == "Carl шепчет: hi"
+        private = carl.request(type="create", game="bura", private=True)["table"]
+        assert carl.request(type="invite", table=private, user="Dasha")["type"] == "ok"
+        assert dasha.wait(type="invited")["text"] == "Carl приглашает вас за стол (Бура)."
         table = start_table(anna, boris, 2, bot=False)
         anna.play(table, 0)
         boris.play(table, 1)
@@ -289,6 +296,7 @@ def test_two_nodes_one_match_and_lobby_chat_everywhere(nodes: Nodes) -> None:
         for player in (anna, boris):
             player.close()
         carl.close()
+        dasha.close()
 
 
 def test_owner_killed_mid_hand_another_node_takes_over(nodes: Nodes) -> None:

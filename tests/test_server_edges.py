@@ -71,6 +71,13 @@ def test_a_private_message_is_said_in_each_readers_language(server: ThreadServer
     assert ira.wait(type="private")["text"] == "Ira шепчет: привет"
 
 
+def test_an_invitation_is_said_in_the_invitees_language(server: ThreadServer, people: list[Client]) -> None:
+    host, ira = guest(server.url, "Host", "en", people), guest(server.url, "Ira", "ru", people)
+    table = create(host, "mpourloto", private=True)
+    assert host.request(type="invite", table=table, user="Ira")["type"] == "ok"
+    assert ira.wait(type="invited")["text"] == "Host приглашает вас за стол (Мпурлото)."
+
+
 # 2. Options in each member's language
 
 

@@ -71,6 +71,13 @@ OUTBOX_LIMIT = 5000  # unread messages after which a connection is closed
 SEQ_GAP = 1000  # a rebuilt table numbers on from its last logged event + this: past any unlogged entry
 
 
+def said_in(params: Message, lang: str) -> Message:
+    """Sentence parameters for one language: a parameter given per language ({"en": ..., "ru": ...}) becomes
+    that language's text (English if it has none)."""
+    return {name: (value.get(lang) or value.get("en", "")) if isinstance(value, dict) else value
+            for name, value in params.items()}
+
+
 @dataclass(eq=False)
 class Connection:
     """One websocket, as the room sees it: an outbound queue and who is logged in on it."""
@@ -516,7 +523,8 @@ class Room:
                 if target is None or conn.id == target:
                     message = payload["message"]
                     if say is not None:
-                        message = {**message, "text": translate(say["key"], conn.lang, **say["params"])}
+                        message = {**message, "text": translate(say["key"], conn.lang, **said_in(say["params"],
+                                                                                                 conn.lang))}
                     conn.send(message)
 
         self._user_handlers[uid] = deliver

@@ -260,8 +260,11 @@ class Table:
 
     # Sending
 
-    async def send(self, user_id: str, message: Message, conn: str | None = None) -> None:
-        await self.services.bus.publish(f"user:{user_id}", {"message": message, "conn": conn})
+    async def send(self, user_id: str, message: Message, conn: str | None = None,
+                   say: Message | None = None) -> None:
+        """To a user's connections, wherever they are; ``say`` ({"key", "params"}) is the text, made on delivery in
+        each connection's language."""
+        await self.services.bus.publish(f"user:{user_id}", {"message": message, "conn": conn, "say": say})
 
     def render(self, entry: Entry, member: Member) -> Message | None:
         """The journal entry as ``member`` may see it, or None if it is not for them."""
@@ -835,10 +838,10 @@ class Table:
         if target.get("guest"):
             self.banned.discard(name_ban(target["name"]))
         await self.save()
-        await self.send(target["id"], {
-            "type": "invited", "table": self.id, "from": user, "entry": self.listing()["entry"],
-            "text": translate("lobby.invited", target.get("lang", "en"), name=user["name"],
-                              game=self.game.title.get(target.get("lang", "en"), self.game_name))})
+        # The invitee may be on another node, whose language preference this one does not know.
+        await self.send(target["id"], {"type": "invited", "table": self.id, "from": user,
+                                       "entry": self.listing()["entry"]},
+                        say={"key": "lobby.invited", "params": {"name": user["name"], "game": self.game.title}})
         await self.table_event("invited", target)
         await self.publish_listing()
 
