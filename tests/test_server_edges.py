@@ -325,3 +325,14 @@ def test_ctrl_c_stops_the_server_quietly(tmp_path: Path) -> None:
     _, errors = server.process.communicate(timeout=TIMEOUT)
     assert server.process.returncode == 130
     assert not re.search(rb"Traceback|KeyboardInterrupt", errors), errors.decode()[-2000:]
+
+
+def test_ids_too_long_for_the_database_are_unknown_not_internal_errors(server: ThreadServer,
+                                                                      people: list[Client]) -> None:
+    sam = guest(server.url, "Longid", "en", people)
+    huge = "9" * 30
+    stats = sam.request(type="stats", user="u" + huge)
+    assert (stats["type"], stats["code"]) == ("error", "unknown_user")
+    history = sam.request(type="history", table="t" + huge)
+    assert (history["type"], history["code"]) == ("error", "no_table")
+    assert sam.request(type="stats")["type"] == "stats"  # the connection is still fine

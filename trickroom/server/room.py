@@ -71,6 +71,13 @@ OUTBOX_LIMIT = 5000  # unread messages after which a connection is closed
 SEQ_GAP = 1000  # a rebuilt table numbers on from its last logged event + this: past any unlogged entry
 
 
+def number_in(ref: str, prefix: str) -> int | None:
+    """The number of an id such as ``u12`` or ``t5`` (``prefix`` "u" or "t"); None if ``ref`` is not one, or is
+    too long to be a database key."""
+    digits = ref[len(prefix):] if ref.startswith(prefix) else ""
+    return int(digits) if digits.isascii() and digits.isdigit() and len(digits) <= 18 else None
+
+
 def said_in(params: Message, lang: str) -> Message:
     """Sentence parameters for one language: a parameter given per language ({"en": ..., "ru": ...}) becomes
     that language's text (English if it has none)."""
@@ -422,7 +429,7 @@ class Room:
         while True:
             if await self.bus.publish(f"table:{table_id}", intent):
                 return
-            number = int(table_id[1:]) if table_id[:1] == "t" and table_id[1:].isdigit() else None
+            number = number_in(table_id, "t")
             if self.cluster is None or number is None:
                 raise ProtocolError("no_table")
             row = await self.store.table(number)
@@ -668,8 +675,8 @@ class Room:
             found = self.find_online(ref)
             found.pop("lang", None)
             return found
-        account_id = ref[:1] == "u" and ref[1:].isdigit() and len(ref) <= 12
-        row = await self.store.user_by_id(int(ref[1:])) if account_id else None
+        account_id = number_in(ref, "u")
+        row = await self.store.user_by_id(account_id) if account_id is not None else None
         row = row or await self.store.user_by_name(ref)
         return user_summary(f"u{row.id}", row.name, False) if row is not None else None
 
@@ -811,15 +818,10 @@ class Room:
     async def send_stats(self, conn: Connection, data: Message) -> None:
         """A player's games played and won and rating per game (accounts only: guests keep no statistics)."""
         assert conn.user is not None
-        ref = data.get("user") or conn.user["id"]
-        user = self.online.get(ref) or next((u for u in self.online.values() if u["name"].lower() == ref.lower()),
-                                            None)
+        ref = str(data.get("user") or conn.user["id"])
+        user = await self.find_user(ref)
         if user is None:
-            row = await self.store.user_by_id(int(ref[1:])) if ref[:1] == "u" and ref[1:].isdigit() else None
-            row = row or await self.store.user_by_name(ref)
-            if row is None:
-                raise ProtocolError("unknown_user", name=ref[:40])
-            user = user_summary(f"u{row.id}", row.name, False)
+            raise ProtocolError("unknown_user", name=ref[:40])
         games: dict[str, Message] = {}
         if not user["guest"]:
             for stat in await self.store.user_stats(int(user["id"][1:])):
@@ -834,7 +836,8 @@ class Room:
     async def send_history(self, conn: Connection, user: Message, data: Message) -> None:
         """A finished table's options, seed, decks and action log: enough to replay it with ``Game.replay``."""
         table_id = str(data["table"])
-        row = await self.store.table(int(table_id[1:])) if table_id[1:].isdigit() else None
+        number = number_in(table_id, "t")
+        row = await self.store.table(number) if number is not None else None
         if row is None:
             raise ProtocolError("no_table")
         if row.status != FINISHED:
