@@ -369,6 +369,13 @@ def test_pause_between_hands_and_standing_up_during_play(server: ThreadServer) -
         assert stood["info"]["seats"][1]["bot"] == "random" and stood["info"]["seats"][1]["user"] is None
         host.request(type="pause", table=table)
         host.wait(type="table_event", kind="pause_requested", table=table)
+        # Called off, then asked for again: each is announced, and the info says where it stands.
+        host.request(type="pause", table=table, paused=False)
+        cancelled = host.wait(type="table_event", kind="pause_cancelled", table=table)
+        assert cancelled["info"]["pause_requested"] is False and cancelled["info"]["status"] == "playing"
+        assert cancelled["text"] == "No pause after this hand: the game goes on."
+        host.request(type="pause", table=table)
+        assert host.wait(type="table_event", kind="pause_requested", table=table)["info"]["pause_requested"] is True
         player = AutoPlayer(host, table, 0, 9, lambda m: m["type"] == "table_event" and m["kind"] == "paused")
         player.start().join()
         assert host.request(type="act", table=table, action="claim")["code"] == "paused"

@@ -272,12 +272,25 @@ def test_bura_hand_by_keyboard_with_claim(page: Any, room: str) -> None:
     screenshot(page, "table-bura-phone")
     page.set_viewport_size(DESKTOP)
 
-    claimed = False
+    # Pause after this hand, called off, asked for again: one button whose name says what it will do.
+    mark = len(spoken(page))
+    page.locator("#ctl-pause").focus()
+    page.keyboard.press("Enter")
+    wait_spoken(page, r"^The game will pause at the end of this hand\.$", mark)
+    wait_until(page, lambda: focused_name(page) == "Do not pause after this hand", "the pause button renamed")
+    page.keyboard.press("Enter")
+    wait_spoken(page, r"^No pause after this hand: the game goes on\.$", mark)
+    wait_until(page, lambda: focused_name(page) == "Pause after this hand", "the pause button named again")
+    page.keyboard.press("Enter")
+    wait_until(page, lambda: (table_state(page) or {})["info"].get("pause_requested") is True, "the pause asked")
+
+    claimed = resumed = False
     led_two = False
     mark = 0
     for _ in range(120):
         if not wait_for_turn_or(page, HAND_OVER, mark):
             mark = len(spoken(page))  # a bot's Bura ended that hand: play the next one
+            resumed = resumed or resume_after_the_pause(page, mark - 1)
             continue
         table = table_state(page)
         assert table is not None
@@ -316,6 +329,9 @@ def test_bura_hand_by_keyboard_with_claim(page: Any, room: str) -> None:
         wait_spoken(page, r"^You play the ", before)
     assert claimed
     result = wait_spoken(page, HAND_OVER, before)
+    if not resumed:
+        resumed = resume_after_the_pause(page, result)
+    assert resumed
 
     said = spoken(page)
     hand_start = max(i for i, text in enumerate(said[:result]) if text.startswith("Hand "))
@@ -333,6 +349,16 @@ def test_bura_hand_by_keyboard_with_claim(page: Any, room: str) -> None:
     regions = spoken_with_regions(page)
     assert all(item["region"] == "live-assertive" for item in regions if item["text"] == "Your turn.")
     assert {"region": "live-polite", "text": "Anna sits in seat 1."} in regions
+
+
+def resume_after_the_pause(page: Any, after: int) -> bool:
+    """The host asked for a pause: the first hand's end stops the game, and the same control resumes it."""
+    wait_spoken(page, r"^The game is paused\.$", after)
+    wait_until(page, lambda: page.locator("#ctl-resume").count() == 1, "the Resume button")
+    page.locator("#ctl-resume").focus()
+    page.keyboard.press("Enter")
+    wait_spoken(page, r"^The game goes on\.$", after)
+    return True
 
 
 def choose_meld_table(page: Any) -> None:

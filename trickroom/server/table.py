@@ -786,6 +786,7 @@ class Table:
             self.pause_requested = False
             if self.status != PAUSED:
                 await self.save()
+                await self.table_event("pause_cancelled")
         if self.status == PAUSED:
             self.status = PLAYING
             await self.save()

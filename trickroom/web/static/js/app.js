@@ -23,7 +23,8 @@ const ESSENTIAL_EVENTS = new Set(["deal", "hand", "cards", "play", "trick", "cla
   "announced", "redeal", "stock_closed", "bid", "exchange", "keep", "deal_complete", "meld", "throw_in",
   "extra_hands", "leave"]);
 const ESSENTIAL_TABLE_EVENTS = new Set(["started", "finished", "sat", "stood", "left", "kicked", "banned",
-  "bot_added", "bot_removed", "host", "paused", "resumed", "timeout", "bot_took_over", "took_back", "options"]);
+  "bot_added", "bot_removed", "host", "paused", "resumed", "pause_requested", "pause_cancelled", "timeout",
+  "bot_took_over", "took_back", "options"]);
 const EVENT_SOUNDS = { play: "card", trick: "trick", claim: "claim", meld: "combo" };
 const JOIN_KINDS = new Set(["sat", "joined", "bot_added", "reconnected", "took_back"]);
 const LEAVE_KINDS = new Set(["stood", "left", "bot_removed", "kicked", "banned", "disconnected"]);
@@ -207,7 +208,9 @@ const tableHandlers = {
     : speech.say(t("speech.not_at_table"), { assertive: true, always: true }),
   bots: () => hostOnly() && openBots({ send: sendTable, onLevel: rememberBotLevel }),
   invite: () => hostOnly() && openInvite({ send: sendTable }),
-  pause: () => hostOnly() && sendTable({ type: "pause", paused: true }),
+  // One control: ask for a pause after this hand, call it off, or resume a paused game.
+  pause: () => hostOnly() && sendTable({ type: "pause",
+    paused: state.table.info.status === "playing" && !state.table.info.pause_requested }),
   spectator: () => spectatorToggle(),
   leave: () => state.table && sendTable({ type: "leave" }),
   act: (action) => sendAct(action),
@@ -596,6 +599,12 @@ function settleInHand() {
   if (!inUse) getHand().focus();
 }
 
+function pauseLabel() {
+  const info = state.table?.info;
+  if (info?.status === "paused") return "table.resume";
+  return info?.pause_requested ? "table.pause_cancel" : "key.pause";
+}
+
 function focusChat() {
   const input = state.screen === "table" ? $("table-chat-input") : $("lobby-chat-input");
   input?.focus();
@@ -649,7 +658,7 @@ function commands() {
       { key: "G", label: t("key.start"), run: tableHandlers.start },
       { key: "F3", label: t("key.spectator"), run: spectatorToggle },
       ...general,
-      { key: "", label: t("key.pause"), run: tableHandlers.pause },
+      { key: "", label: t(pauseLabel()), run: tableHandlers.pause },
       { key: "", label: t("key.leave"), run: tableHandlers.leave },
     ];
   }

@@ -104,7 +104,11 @@ function renderHostControls(h) {
     specs.push({ id: "ctl-settings", label: t("table.settings"), onClick: h.options, key: "Alt+O" });
   }
   if (isHost() && table.info.status === "playing") {
-    specs.push({ id: "ctl-pause", label: t("table.pause"), onClick: h.pause });
+    const label = table.info.pause_requested ? t("table.pause_cancel") : t("table.pause");
+    specs.push({ id: "ctl-pause", label, onClick: h.pause });
+  }
+  if (isHost() && table.info.status === "paused") {
+    specs.push({ id: "ctl-resume", label: t("table.resume"), onClick: h.pause });
   }
   specs.push({ id: "ctl-people", label: t("table.people"), onClick: h.people, key: "W" });
   if (isHost() && table.info.status !== "finished") {
