@@ -476,11 +476,9 @@ const HANDLERS = {
                                  deadlineAt: deadlineAt(m.deadline), move: m.move });
     // The "started" table event carries the info from just before the start (status still "waiting"); an update
     // with a view means the match is on.
-    const starting = m.view && state.table.info.status === "waiting";
-    if (starting) state.table.info = { ...state.table.info, status: "playing" };
+    if (m.view && state.table.info.status === "waiting") state.table.info = { ...state.table.info, status: "playing" };
     if (!(m.to_act || []).includes(state.table.you?.seat)) state.turnSaid = null;
     renderTable(tableHandlers);
-    if (starting) settleInHand();
   },
   your_turn(m) {
     if (!state.table || state.table.id !== m.table) return;
@@ -491,7 +489,6 @@ const HANDLERS = {
     const signature = (m.legal || []).join("|");
     if (state.turnSaid !== signature) {
       state.turnSaid = signature;
-      settleInHand();
       sounds.play("turn");
       speech.say(m.text, { channel: "game", assertive: true });
       if (typeof m.deadline === "number") {
@@ -582,21 +579,6 @@ function info(fn) {
     if (!state.table) return speech.review(t("speech.not_at_table"));
     speech.review(fn(state.table));
   };
-}
-
-// A screen reader in browse mode takes letter keys for its own navigation (H: next heading, B: next button...),
-// so the game's keys only reach us in focus mode. A listbox turns focus mode on by itself; when the match starts
-// or the turn comes and focus rests on nothing the player is using (the page, a heading, a group whose button
-// vanished), it goes to the hand. A field, a button or a dialog the player is in keeps it.
-const INTERACTIVE = "input, textarea, select, button, a[href], [role=listbox], [role=option], [role=dialog], dialog";
-
-function settleInHand() {
-  if (state.screen !== "table" || anyDialogOpen()) return;
-  const seat = state.table?.you?.seat;
-  if (seat === null || seat === undefined || !state.table.view) return;
-  const active = document.activeElement;
-  const inUse = active?.closest(INTERACTIVE) && !active.closest("[hidden]");
-  if (!inUse) getHand().focus();
 }
 
 function pauseLabel() {

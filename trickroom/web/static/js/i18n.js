@@ -216,7 +216,7 @@ const STRINGS = {
     "help.screen_lobby": "Lobby: the tables list, the people online and the chat. Join or watch a table with its buttons.",
     "help.screen_table": "Table: your hand is a list of cards grouped by suit; the actions are buttons below it.",
     "help.hand_keys": "In your hand: Left and Right arrows move by one card, Up and Down jump to the previous or next suit, Home and End go to the first and last card, Space selects several cards (Bura), Enter plays.",
-    "help.screen_reader": "With a screen reader, the letter keys reach the game in focus mode. Your hand turns it on: the game moves you there when the match starts and when your turn comes, if you are not in a field or on a button. Elsewhere, press Tab to your hand, or switch to focus mode (NVDA+Space; JAWS: Insert+Z).",
+    "help.screen_reader": "With a screen reader, the letter keys reach the game in focus mode, which your hand turns on: press Tab to your hand, or switch to focus mode yourself (NVDA+Space; JAWS: Insert+Z). The game never moves your focus.",
     "help.general_keys": "Everywhere: Page Up and Page Down step through the history of messages, L repeats the last one, M turns sounds off or on, F2 opens the settings, the Applications key or Shift+F10 opens the menu. Letter keys do nothing while you type in a text field; Escape leaves the field.",
     // Menu items
     "key.help": "Help",
@@ -509,7 +509,7 @@ const STRINGS = {
     "help.screen_lobby": "Лобби: список столов, кто в клубе и чат. Сесть за стол или смотреть — кнопками в строке стола.",
     "help.screen_table": "Стол: ваши карты — список, сгруппированный по мастям; действия — кнопки под ним.",
     "help.hand_keys": "В картах: стрелки влево и вправо — на одну карту, вверх и вниз — к предыдущей или следующей масти, Home и End — первая и последняя карта, пробел выбирает несколько карт (бура), Enter — сыграть.",
-    "help.screen_reader": "С экранным диктором буквенные клавиши доходят до игры в режиме редактирования (фокуса). Его включает ваша рука: игра переводит вас туда в начале партии и когда приходит ваш ход, если вы не в поле и не на кнопке. В другом месте перейдите к руке клавишей Tab или включите режим фокуса (NVDA+пробел; JAWS: Insert+Z).",
+    "help.screen_reader": "С экранным диктором буквенные клавиши доходят до игры в режиме фокуса, который включает ваша рука: перейдите к ней клавишей Tab или включите режим фокуса сами (NVDA+пробел; JAWS: Insert+Z). Игра никогда не переводит фокус сама.",
     "help.general_keys": "Везде: Page Up и Page Down — история сообщений, L повторяет последнее, M выключает или включает звуки, F2 — настройки, клавиша контекстного меню или Shift+F10 — меню. Буквенные клавиши не работают, пока вы пишете в поле; Escape выходит из поля.",
     "key.help": "Справка",
     "key.settings": "Настройки",
