@@ -1,7 +1,7 @@
 """The room at its edges, through real websockets: private messages and option sentences in each
 reader's language, bans that hold a guest's nickname and find people away from the table, bans and a pending
-pause kept over a restart, the bot delay, the default turn timer bounds, logout, the online list, option changes
-after the start, and a quiet Ctrl-C."""
+pause kept over a restart, table chat kept over a crash (and refused when it cannot be kept), the bot delay, the
+default turn timer bounds, logout, the online list, option changes after the start, and a quiet Ctrl-C."""
 
 from __future__ import annotations
 
@@ -19,6 +19,7 @@ from server_helpers import TIMEOUT, AutoPlayer, Client, ProcessServer, ThreadSer
 
 from trickroom.games import game_class, load_game
 from trickroom.server.settings import Settings
+from trickroom.server.store import Store
 
 Message = dict[str, Any]
 DEFAULT_TIMER = (Settings.model_fields["timer_minimum"].default, Settings.model_fields["timer_maximum"].default)
@@ -285,6 +286,117 @@ def test_the_online_list_on_one_server(server: ThreadServer, people: list[Client
     assert left["online"] is False
     una.send(type="lobby")
     assert "Dos" not in {u["name"] for u in una.wait(type="lobby")["users"]}
+
+
+# 5. Table chat, kept over a crash
+
+
+def say(client: Client, table: str, message: str) -> None:
+    assert client.request(type="chat", table=table, message=message)["type"] == "ok"
+
+
+def journal(client: Client, table: str, after: int = 0) -> tuple[Message, list[tuple[int, str, str]]]:
+    """A ``resume`` after ``after``: the snapshot, and the game events and chat sent again (seq, type, text)."""
+    client.send(type="resume", table=table, after=after)
+    snapshot = client.wait(type="snapshot", table=table)
+    said = [(m["seq"], m["type"], m["text"]) for m in client.drain()
+            if m.get("missed") and m.get("table") == table and m["type"] in ("event", "chat")]
+    return snapshot, said
+
+
+def chat_texts(entries: list[tuple[int, str, str]]) -> list[str]:
+    return [text for _, kind, text in entries if kind == "chat"]
+
+
+def test_table_chat_survives_a_crash_in_its_place_among_the_game_events(tmp_path: Path) -> None:
+    db = tmp_path / "chat.sqlite3"
+    server = ProcessServer(db).start()
+    made: list[Client] = []
+    try:
+        host, pal = guest(server.url, "Teller", "en", made), guest(server.url, "Pal", "en", made)
+        waiting = create(host, options={"players": 2}, name="Lounge")
+        host.request(type="sit", table=waiting, seat=0)
+        pal.request(type="watch", table=waiting)
+        say(host, waiting, "anyone for Bura?")
+        say(pal, waiting, "in a minute")
+        playing = create(host, options={"players": 2, "scoring": "points"})
+        host.request(type="sit", table=playing, seat=0)
+        pal.request(type="sit", table=playing, seat=1)
+        say(pal, playing, "good luck")
+        host.request(type="start", table=playing)
+        updates = {seat: client.wait(type="update", table=playing) for seat, client in ((0, host), (1, pal))}
+        say(host, playing, "nice cards")
+        seat = updates[0]["to_act"][0]
+        acting = (host, pal)[seat]
+        assert acting.request(type="act", table=playing,
+                              action=choose(updates[seat]["legal"], random.Random(3)))["type"] == "ok"
+        say(pal, playing, "well played")
+        before = {table: journal(host, table) for table in (waiting, playing)}
+        token = host.token
+        server.kill()  # SIGKILL: nothing is written on the way out
+    finally:
+        for client in made:
+            client.close()
+        server.stop()  # nothing to do after the kill; stops the process if the test failed before it
+
+    # A waiting table's journal keeps only its chat (no game yet; table events are not kept).
+    assert [(kind, text) for _, kind, text in before[waiting][1]] == [
+        ("chat", "Teller: anyone for Bura?"), ("chat", "Pal: in a minute")]
+    playing_said = before[playing][1]
+    kinds = [kind for _, kind, _ in playing_said]
+    # "good luck" before the deal, "nice cards" after it, "well played" after the action's events.
+    assert kinds[0] == "chat" and kinds[-1] == "chat" and kinds.count("chat") == 3
+    assert chat_texts(playing_said) == ["Pal: good luck", "Teller: nice cards", "Pal: well played"]
+    nice_cards = next(seq for seq, _, text in playing_said if text == "Teller: nice cards")
+    assert any(seq < nice_cards for seq, kind, _ in playing_said if kind == "event")
+    assert any(seq > nice_cards for seq, kind, _ in playing_said if kind == "event")
+
+    server = ProcessServer(db, port=server.port).start()
+    made = []
+    try:
+        back = Client(server.url)
+        made.append(back)
+        assert {waiting, playing} <= set(back.request(type="login", token=token)["tables"])
+        for table in (waiting, playing):
+            snapshot, said = journal(back, table)
+            assert said == before[table][1], table  # the same seqs and texts, in the same order
+            # Resuming from the last seq seen hears nothing again.
+            assert journal(back, table, after=before[table][0]["seq"])[1] == []
+            assert snapshot["seq"] > before[table][0]["seq"]  # new entries are numbered past every kept one
+        # Resuming from an earlier seq hears only what came after it.
+        assert journal(back, playing, after=nice_cards)[1] == [e for e in before[playing][1] if e[0] > nice_cards]
+        say(back, playing, "still here")
+        assert back.wait(type="chat", table=playing)["seq"] > before[playing][0]["seq"]
+    finally:
+        for client in made:
+            client.close()
+        server.stop()
+
+
+def test_table_chat_whose_write_fails_is_refused_and_heard_by_nobody(server: ThreadServer, people: list[Client],
+                                                                     monkeypatch: pytest.MonkeyPatch) -> None:
+    scribe, reader = guest(server.url, "Scribe", "en", people), guest(server.url, "Reader", "en", people)
+    table = create(scribe, options={"players": 2})
+    reader.request(type="watch", table=table)
+    scribe.drain()
+    reader.drain()
+    original = Store.add_chat
+    failed: list[str] = []
+
+    async def flaky(store: Store, *args: Any, **kwargs: Any) -> None:
+        if not failed:
+            failed.append("add_chat")
+            raise RuntimeError("database is locked")
+        await original(store, *args, **kwargs)
+
+    monkeypatch.setattr(Store, "add_chat", flaky)
+    error = scribe.request(type="chat", table=table, message="lost words")
+    assert failed == ["add_chat"]
+    assert (error["type"], error["code"], error["table"]) == ("error", "internal", table)
+    assert not [m for m in scribe.drain() + reader.drain() if m["type"] == "chat"]
+    say(scribe, table, "kept words")
+    assert reader.wait(type="chat", table=table)["message"] == "kept words"
+    assert chat_texts(journal(reader, table)[1]) == ["Scribe: kept words"]
 
 
 # 6. Smaller things

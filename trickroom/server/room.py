@@ -68,7 +68,7 @@ from trickroom.server.table import (
 log = logging.getLogger("trickroom.room")
 SERVER_NAME = "trickroom 0.1.0"
 OUTBOX_LIMIT = 5000  # unread messages after which a connection is closed
-SEQ_GAP = 1000  # a rebuilt table numbers on from its last logged event + this: past any unlogged entry
+SEQ_GAP = 1000  # a rebuilt table numbers on from its last kept entry + this: past any table event
 
 
 def number_in(ref: str, prefix: str) -> int | None:
@@ -282,18 +282,22 @@ class Room:
         log.info("node stopping: %d tables handed over", len(self.tables))
 
     async def take_over(self, row: TableRow, owner_died: bool = False) -> None:
-        """Rebuild a table from its row and action log and own it here. ``owner_died``: its last owner may have
-        written its last action without announcing it, so the online members hear that action's events again."""
+        """Rebuild a table from its row, action log and chat and own it here. ``owner_died``: its last owner may
+        have written its last action without announcing it, so the online members hear that action's events
+        again."""
         if f"t{row.id}" in self.tables:
             return
         table = self.table_from_row(row)
+        journal = [Entry(said.seq, "chat", {"from": said.sender, "message": said.message})
+                   for said in await self.store.chat(row.id)]
+        next_seq = 0  # one past the last kept entry
+        last_action_entries: list[Entry] = []
         if row.status in (PLAYING, PAUSED) and row.seed is not None:
             logged = await self.store.actions(row.id)
             match = table.game.new_match(seed=row.seed, decks=row.decks)
             seq = row.first_event_seq or 1
-            journal = [Entry(seq + i, "event", event) for i, event in enumerate(match.events)]
-            next_seq = seq + len(journal)
-            last_action_entries: list[Entry] = []
+            journal.extend(Entry(seq + i, "event", event) for i, event in enumerate(match.events))
+            next_seq = seq + len(match.events)
             for action in logged:
                 before = len(match.events)
                 match.apply(action.seat, action.action)
@@ -301,14 +305,14 @@ class Room:
                 last_action_entries = [Entry(action.event_seq + i, "event", e) for i, e in enumerate(new)]
                 journal.extend(last_action_entries)
                 next_seq = max(next_seq, action.event_seq + len(new))
-            table.match, table.journal = match, journal
-            # Entries after the last logged action (chat, table events) were not kept: number past them.
-            table.next_seq = next_seq + SEQ_GAP
+            table.match = match
             if not owner_died:
                 last_action_entries = []
-        else:
-            table.next_seq = SEQ_GAP
-            last_action_entries = []
+        # Chat and game events each come in seq order; together they interleave as they were said and played.
+        table.journal = sorted(journal, key=lambda entry: entry.seq)
+        next_seq = max([next_seq, *(entry.seq + 1 for entry in table.journal)])
+        # Table events after the last kept entry were not kept: number past any of them.
+        table.next_seq = next_seq + SEQ_GAP
         # People still online (connected to any node) keep following the table; the others have the grace
         # period to come back.
         listing = self.listings.get(table.id, {})

@@ -1,4 +1,4 @@
-"""The database: users, sessions, tables, the action log, statistics. SQLAlchemy 2 async.
+"""The database: users, sessions, tables, the action log, table chat, statistics. SQLAlchemy 2 async.
 
 A table's whole truth is its row (game, options, seed, seats, settings) plus its action log. The log's
 uniqueness on (table_id, seq) is the fence for several server processes: an owner that lost its lease cannot
@@ -29,6 +29,7 @@ from sqlalchemy import (
     ForeignKey,
     Integer,
     String,
+    Text,
     UniqueConstraint,
     delete,
     event,
@@ -107,6 +108,19 @@ class ActionRow(Base):
     action: Mapped[str] = mapped_column(String(200))
     event_seq: Mapped[int] = mapped_column(Integer)  # table journal seq of the action's first event
     actor: Mapped[str] = mapped_column(String(40))  # user id, or "bot:<level>"
+    created_at: Mapped[dt.datetime] = mapped_column(DateTime, default=utcnow)
+
+
+class ChatRow(Base):
+    """A table chat message, written before anyone hears it, so that a restart can put it back in the journal."""
+
+    __tablename__ = "chat"
+    __table_args__ = (UniqueConstraint("table_id", "seq", name="uq_chat_table_seq"),)
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    table_id: Mapped[int] = mapped_column(ForeignKey("tables.id", ondelete="CASCADE"), index=True)
+    seq: Mapped[int] = mapped_column(Integer)  # the message's table journal seq
+    sender: Mapped[dict[str, Any]] = mapped_column(JSON)  # the sender's user summary, as it was said
+    message: Mapped[str] = mapped_column(Text)
     created_at: Mapped[dt.datetime] = mapped_column(DateTime, default=utcnow)
 
 
@@ -300,6 +314,19 @@ class Store:
         async with self.sessions() as s:
             rows = await s.execute(select(ActionRow).where(ActionRow.table_id == table_id).order_by(ActionRow.seq))
             return [LoggedAction(r.seq, r.seat, r.action, r.event_seq, r.actor) for r in rows.scalars()]
+
+    # Table chat
+
+    async def add_chat(self, table_id: int, seq: int, sender: dict[str, Any], message: str) -> None:
+        """Write one table chat message (returns once it is committed)."""
+        async with self.writes() as s, s.begin():
+            s.add(ChatRow(table_id=table_id, seq=seq, sender=sender, message=message))
+
+    async def chat(self, table_id: int) -> list[ChatRow]:
+        """A table's chat messages, in journal order."""
+        async with self.sessions() as s:
+            rows = await s.execute(select(ChatRow).where(ChatRow.table_id == table_id).order_by(ChatRow.seq))
+            return list(rows.scalars())
 
     # Statistics
 

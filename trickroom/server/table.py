@@ -8,6 +8,10 @@ An action's way: ``match.apply`` (an illegal one changes nothing) -> append to t
 journal entries -> per-recipient messages. If the store refuses the append (another owner wrote it, issue 9's
 fence, or the database failed) the match is rebuilt from the log and the action is refused.
 
+A table chat message is kept the same way: written to the store with its journal seq (``record``'s
+``persist``) before it is broadcast, and put back in the journal by a restart; if the write fails, the sender
+gets ``error internal`` and nobody hears it. Table events ("Anna sits") are not kept.
+
 The table's row follows the same rule: a change is made in memory, then :meth:`Table.save` writes it before
 anyone hears of it; if the write fails, ``save`` puts the row's fields back as they were last written and the
 requester gets ``error internal``. So bad input or a failed write never changes anything.
@@ -20,7 +24,7 @@ import datetime as dt
 import logging
 import random
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
@@ -305,9 +309,16 @@ class Table:
                 message[key] = data[key]
         return message
 
-    async def record(self, kind: str, data: dict[str, Any]) -> Entry:
+    async def record(self, kind: str, data: dict[str, Any],
+                     persist: Callable[[Entry], Awaitable[None]] | None = None) -> Entry:
+        """Number the entry, keep it (``persist``: write it first; if that raises, nobody hears of it) and send it.
+
+        The seq is taken before the write: a write that failed may still have reached the database, and a seq
+        is never given to two entries."""
         entry = Entry(self.next_seq, kind, data)
         self.next_seq += 1
+        if persist is not None:
+            await persist(entry)
         self.journal.append(entry)
         await self.broadcast(entry)
         return entry
@@ -594,7 +605,16 @@ class Table:
     # Members' actions
 
     async def on_chat(self, user: Message, msg: Message) -> None:
-        await self.record("chat", {"from": user, "message": msg["message"]})
+        await self.record("chat", {"from": user, "message": msg["message"]}, persist=self.write_chat)
+
+    async def write_chat(self, entry: Entry) -> None:
+        # Chat is kept as an action is: in the database before anyone hears it, so that a restart restores it.
+        try:
+            await self.services.store.add_chat(self.number, entry.seq, entry.data["from"], entry.data["message"])
+        except Exception:
+            log.exception("could not keep chat %s of %s; nobody hears it", entry.seq, self.id,
+                          extra={"table": self.id})
+            raise ProtocolError("internal") from None
 
     async def on_act(self, user: Message, msg: Message) -> None:
         seat = self.seat_of(user["id"])
