@@ -280,6 +280,8 @@ def test_two_nodes_one_match_and_lobby_chat_everywhere(nodes: Nodes) -> None:
         assert {"Anna", "Boris", "Carl"} <= users
         # Sentences for one person are made on their node, in their language: a whisper and an invitation.
         dasha.login_guest("Dasha", lang="ru")
+        # Wait until the news of her arrival has reached Carl's node, which looks her up by name.
+        carl.wait(lambda m: m["user"]["id"] == dasha.user["id"], type="presence", online=True)
         assert carl.request(type="private", to="Dasha", message="hi")["type"] == "ok"
         assert dasha.wait(type="private")["text"] == "Carl шепчет: hi"
         private = carl.request(type="create", game="bura", private=True)["table"]

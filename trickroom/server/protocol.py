@@ -261,8 +261,8 @@ ERROR_CODES = frozenset({
 
 TABLE_EVENT_KINDS = frozenset({
     "joined", "sat", "stood", "left", "kicked", "banned", "bot_added", "bot_removed", "options",
-    "settings", "host", "started", "paused", "resumed", "pause_requested", "pause_cancelled", "disconnected", "reconnected",
-    "bot_took_over", "took_back", "timeout", "finished", "invited",
+    "settings", "host", "started", "paused", "resumed", "pause_requested", "pause_cancelled", "disconnected",
+    "reconnected", "bot_took_over", "took_back", "timeout", "finished", "invited",
 })
 
 
