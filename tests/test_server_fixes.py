@@ -100,6 +100,8 @@ def test_fixed_deal_then_stats_and_history_replay(server: ThreadServer) -> None:
         eva.request(type="start", table=table)
         hand = eva.wait(lambda m: m["type"] == "event" and m["event"]["type"] == "hand", table=table)
         assert hand["event"]["cards"] == expected.view(0)["hand"]
+        fred.request(type="chat", table=table, message="good luck")
+        said = eva.wait(type="chat", table=table)
         players = [AutoPlayer(eva, table, 0, 1, finished).start(), AutoPlayer(fred, table, 1, 2, finished).start()]
         for player in players:
             player.join()
@@ -112,6 +114,10 @@ def test_fixed_deal_then_stats_and_history_replay(server: ThreadServer) -> None:
         assert replayed.is_over and replayed.standings == final["standings"]
         assert [a["seq"] for a in history["actions"]] == list(itertools.islice(itertools.count(1),
                                                                               len(history["actions"])))
+        # The chat, said after the deal and before the first action: its journal seq puts it there.
+        assert history["chat"] == [{"seq": said["seq"], "from": said["from"], "message": "good luck"}]
+        assert said["from"]["name"] == "fred_stats"
+        assert hand["seq"] < said["seq"] < history["actions"][0]["event_seq"]
         stats = fred.request(type="stats", user="eva_stats")
         assert stats["user"]["name"] == "eva_stats" and stats["games"]["bura"]["played"] == 1
         won_by_eva = stats["games"]["bura"]["won"]

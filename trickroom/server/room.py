@@ -838,7 +838,8 @@ class Room:
         conn.send(reply)
 
     async def send_history(self, conn: Connection, user: Message, data: Message) -> None:
-        """A finished table's options, seed, decks and action log: enough to replay it with ``Game.replay``."""
+        """A finished table's options, seed, decks and action log (enough to replay it with ``Game.replay``) and its
+        chat; ``event_seq`` and the chat's ``seq`` are table journal numbers, which put the two in order."""
         table_id = str(data["table"])
         number = number_in(table_id, "t")
         row = await self.store.table(number) if number is not None else None
@@ -851,12 +852,15 @@ class Room:
         if (row.settings.get("private") or row.settings.get("password_hash")) and user["id"] not in allowed:
             raise ProtocolError("private")
         logged = await self.store.actions(row.id)
+        said = await self.store.chat(row.id)
         reply: Message = {
             "type": "history", "table": table_id, "game": row.game, "options": dict(row.options),
             "name": row.settings.get("name"), "seed": row.seed, "decks": row.decks,
             "seats": [{"seat": i, "user": (s or {}).get("user"), "bot": (s or {}).get("bot")}
                       for i, s in enumerate(row.seats)],
-            "actions": [{"seq": a.seq, "seat": a.seat, "action": a.action, "actor": a.actor} for a in logged],
+            "actions": [{"seq": a.seq, "seat": a.seat, "action": a.action, "actor": a.actor, "event_seq": a.event_seq}
+                        for a in logged],
+            "chat": [{"seq": c.seq, "from": c.sender, "message": c.message} for c in said],
             "standings": row.standings,
             "finished_at": row.finished_at.isoformat() + "Z" if row.finished_at else None,
         }
