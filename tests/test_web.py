@@ -11,6 +11,7 @@ from typing import Any
 
 import pytest
 from conftest import need_service
+from server_helpers import Client
 from web_helpers import (
     BROWSER_ARGS,
     CHROMIUM,
@@ -946,3 +947,23 @@ def test_a_phone_plays_by_touch(browser: Any, room: str) -> None:
     assert any(PLAY.search(text) for text in spoken(phone)[mark:])
     context.close()
     assert errors == []
+
+
+def test_a_spectator_refused_on_coming_back_is_taken_to_the_lobby(page: Any, room: str) -> None:
+    host = Client(room.replace("http://", "ws://") + "/ws")
+    try:
+        host.login_guest("Gatekeeper")
+        table = host.request(type="create", game="bura", name="Closing soon")["table"]
+        sign_in(page, room, "Visitor")
+        page.locator("#tables tr", has_text="Closing soon").get_by_role("button", name="Watch").click()
+        page.wait_for_function("!document.getElementById('screen-table').hidden")
+        # The table gets a password while Visitor watches; then Visitor's connection drops. Coming back, the
+        # room refuses the resume (a password is asked of newcomers): the page says so and leaves the table.
+        assert host.request(type="settings", table=table, password="secret-door")["type"] == "ok"
+        mark = len(spoken(page))
+        page.evaluate("window.trickroom.net.drop()")
+        wait_spoken(page, r"password", mark)
+        page.wait_for_function("!document.getElementById('screen-lobby').hidden")
+        assert page.evaluate("window.trickroom.state.table") is None
+    finally:
+        host.close()

@@ -381,7 +381,9 @@ const HANDLERS = {
     } else speech.say(m.text, { channel: "system" });
     for (const id of tables) {
       if (!state.reconnecting && !(id in state.lastSeq)) state.quietResume.add(id);
-      net.send({ type: "resume", table: id, after: state.lastSeq[id] || 0 });
+      const request = newId();
+      state.pendingResumes.set(request, id);
+      net.send({ type: "resume", table: id, after: state.lastSeq[id] || 0, id: request });
     }
     if (!state.table) show("lobby", { focus: !state.reconnecting });
     state.reconnecting = false;
@@ -432,6 +434,7 @@ const HANDLERS = {
   },
   preferences() {},
   snapshot(m) {
+    for (const [request, table] of state.pendingResumes) if (table === m.table) state.pendingResumes.delete(request);
     const arriving = !state.table || state.table.id !== m.table;
     state.table = { id: m.table, info: m.info, you: m.you, view: m.view, legal: m.legal || [], to_act: m.to_act || [],
                     deadline: m.deadline, deadlineAt: deadlineAt(m.deadline), standings: m.standings, move: m.move };
@@ -532,6 +535,14 @@ const HANDLERS = {
     if (state.pendingAct && m.re === state.pendingAct.id) state.pendingAct = null;
     sounds.play("error");
     speech.say(m.text, { channel: "system", assertive: true, always: true });
+    // A table we were at refused us on coming back (closed meanwhile, made private, a ban): its screen is stale.
+    const refused = state.pendingResumes.get(m.re);
+    state.pendingResumes.delete(m.re);
+    if (refused && state.table?.id === refused) {
+      state.table = null;
+      show("lobby", { focus: true });
+      net.send({ type: "lobby" });
+    }
     const join = state.pendingJoin;
     if (join && m.re === join.id) {
       state.pendingJoin = null;

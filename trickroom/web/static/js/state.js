@@ -64,6 +64,7 @@ export const state = {
   quietResume: new Set(), // tables being resumed after a page load: missed messages go to history only
   pendingSit: null, // table id to sit at once its snapshot arrives
   pendingJoin: null, // {id, table, sit, name}: a watch sent with a password, asked again if it is wrong
+  pendingResumes: new Map(), // resume request id -> table id: a refused resume leaves that table's screen
   // The act sent and not yet answered ({type: "act", table, action, move, id}); sent again after a reconnect,
   // where its `move` lets the room apply it at most once (docs/protocol.md, "Several nodes").
   pendingAct: null,
