@@ -45,7 +45,8 @@ def game_class(name: str) -> type[Game]:
     try:
         module_name, class_name = GAMES[name.lower()]
     except KeyError:
-        raise OptionError(f"Unknown game {name!r}; games: {', '.join(GAMES)}.") from None
+        raise OptionError(f"Unknown game {name!r}; games: {', '.join(GAMES)}.", key="error.unknown_game",
+                          game=str(name)[:40], games=", ".join(GAMES)) from None
     cls: type[Game] = getattr(importlib.import_module(module_name), class_name)
     return cls
 

@@ -53,6 +53,14 @@ def translate(key: str, lang: str = "en", domain: str = "room", **params: Any) -
     return template.format(**params) if params else template
 
 
+def said_in(params: Mapping[str, Any], lang: str) -> dict[str, Any]:
+    """Sentence parameters for one language: a parameter given per language ({"en": ..., "ru": ...}) becomes
+    that language's text (English if it has none). For a sentence made where it is delivered, in each reader's
+    language."""
+    return {name: (value.get(lang) or value.get("en", "")) if isinstance(value, dict) else value
+            for name, value in params.items()}
+
+
 def narrate(game: str, event: Mapping[str, Any], seat: int | None, lang: str = "en",
             names: Sequence[str] = ()) -> str | None:
     """One sentence for ``event`` as ``seat`` (None: a spectator) sees it, or None if it is not spoken."""

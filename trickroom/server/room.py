@@ -26,7 +26,7 @@ from typing import Any
 
 from trickroom.bots import LEVELS, make_bot
 from trickroom.games import GAMES, OptionError, game_class, load_game
-from trickroom.narration import refusal, translate
+from trickroom.narration import refusal, said_in, translate
 from trickroom.server import metrics
 from trickroom.server.accounts import (
     DEFAULT_PREFERENCES,
@@ -76,13 +76,6 @@ def number_in(ref: str, prefix: str) -> int | None:
     too long to be a database key."""
     digits = ref[len(prefix):] if ref.startswith(prefix) else ""
     return int(digits) if digits.isascii() and digits.isdigit() and len(digits) <= 18 else None
-
-
-def said_in(params: Message, lang: str) -> Message:
-    """Sentence parameters for one language: a parameter given per language ({"en": ..., "ru": ...}) becomes
-    that language's text (English if it has none)."""
-    return {name: (value.get(lang) or value.get("en", "")) if isinstance(value, dict) else value
-            for name, value in params.items()}
 
 
 @dataclass(eq=False)
@@ -871,11 +864,8 @@ class Room:
     # Creating a table
 
     async def create(self, conn: Connection, user: Message, data: Message) -> None:
-        name = str(data["game"])
-        if name.lower() not in GAMES:
-            raise ProtocolError("bad_options", "error.unknown_game", game=name[:40], games=", ".join(GAMES))
         try:
-            game = load_game(name, **data.get("options", {}))
+            game = load_game(str(data["game"]), **data.get("options", {}))
         except OptionError as exc:
             raise ProtocolError("bad_options", _text=refusal(exc, conn.lang)) from None
         timer = int(data.get("timer", 0))

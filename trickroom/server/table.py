@@ -30,7 +30,7 @@ from typing import Any
 
 from trickroom.cards import CardError, parse_card
 from trickroom.games import Event, Game, IllegalAction, Match, OptionError, events_for, game_class, load_game
-from trickroom.narration import LANGUAGES, catalog, narrate, refusal, translate
+from trickroom.narration import LANGUAGES, catalog, narrate, refusal, said_in, translate
 from trickroom.server import metrics
 from trickroom.server.accounts import check_password, hash_password
 from trickroom.server.bots import acts_off_turn
@@ -290,11 +290,8 @@ class Table:
             return {"type": "chat", **base, "from": sender, "message": entry.data["message"],
                     "text": translate("chat.table", lang, name=sender["name"], message=entry.data["message"])}
         data = entry.data
-        params = dict(data.get("params", {}))
+        params = said_in(data.get("params", {}), lang)
         params.setdefault("table", self.settings.name)
-        texts = params.pop("texts", None)  # a parameter said per language: {"en": ..., "ru": ...}
-        if isinstance(texts, dict):
-            params["text"] = texts.get(lang) or texts.get("en", "")
         key = f"table.{data['kind']}"
         if "level" in params:  # a sentence per level where there is one ("An easy bot..."), else the level named
             level = str(params["level"])
@@ -710,7 +707,7 @@ class Table:
         self.options = options
         self.resize(game.players)
         await self.save()
-        await self.table_event("options", user, texts={lang: game.describe(lang) for lang in LANGUAGES})
+        await self.table_event("options", user, text={lang: game.describe(lang) for lang in LANGUAGES})
         await self.publish_listing()
 
     def resize(self, players: int) -> None:
