@@ -43,8 +43,9 @@ WAITING, PLAYING, PAUSED, FINISHED, CLOSED = "waiting", "playing", "paused", "fi
 NAME_BAN = "name:"  # a ``banned`` entry for a guest's nickname (lower-cased); the others are user ids
 
 
-def name_ban(name: str) -> str:
-    return NAME_BAN + name.lower()
+def ban_entries(user: Message) -> set[str]:
+    """What a ban of ``user`` holds: their id, and for a guest (who gets a new id at each login) the nickname."""
+    return {user["id"], NAME_BAN + user["name"].lower()} if user.get("guest") else {user["id"]}
 
 
 def already_applied(actions: Sequence[tuple[int, str]], seat: int, move: int, action: str) -> bool:
@@ -485,7 +486,7 @@ class Table:
 
     def is_banned(self, user: Message) -> bool:
         """Banned: the user's id, or for a guest (who gets a new id at each login) the nickname too."""
-        return user["id"] in self.banned or (bool(user.get("guest")) and name_ban(user["name"]) in self.banned)
+        return not self.banned.isdisjoint(ban_entries(user))
 
     async def check_admission(self, user: Message, password: str | None) -> None:
         uid = user["id"]
@@ -834,9 +835,7 @@ class Table:
             raise ProtocolError("unknown_user", "error.unknown_name", name=msg["user"][:40])
         if target["id"] == user["id"]:
             raise ProtocolError("unknown_user")
-        self.banned.add(target["id"])
-        if target.get("guest"):
-            self.banned.add(name_ban(target["name"]))
+        self.banned |= ban_entries(target)
         self.invited.discard(target["id"])
         await self.save()
         await self.remove_member(target, "banned")
@@ -852,9 +851,7 @@ class Table:
     async def on_invite(self, user: Message, msg: Message) -> None:
         target: Message = msg["target"]  # resolved by the room (the invitee may be anywhere in the lobby)
         self.invited.add(target["id"])
-        self.banned.discard(target["id"])
-        if target.get("guest"):
-            self.banned.discard(name_ban(target["name"]))
+        self.banned -= ban_entries(target)
         await self.save()
         # The invitee may be on another node, whose language preference this one does not know.
         await self.send(target["id"], {"type": "invited", "table": self.id, "from": user,
