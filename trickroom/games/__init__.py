@@ -17,6 +17,7 @@ from trickroom.games.base import (
     Match,
     Option,
     OptionError,
+    ends_a_hand,
     events_for,
 )
 
@@ -28,6 +29,7 @@ __all__ = [
     "Match",
     "Option",
     "OptionError",
+    "ends_a_hand",
     "events_for",
     "game_class",
     "load_game",

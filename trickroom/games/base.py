@@ -21,6 +21,13 @@ JSON = dict[str, Any]
 
 PRIVATE_TO = "private_to"
 SECRET = "secret"
+# The event types that end a hand: its result (either game), or a Mpourloto hand nobody bid on.
+HAND_OVER = frozenset({"hand_end", "throw_in"})
+
+
+def ends_a_hand(events: Iterable[Event]) -> bool:
+    """Whether these events (an action's) include the end of a hand."""
+    return any(event["type"] in HAND_OVER for event in events)
 
 
 class IllegalAction(ValueError):

@@ -32,7 +32,7 @@ import pyspiel
 from open_spiel.python.algorithms import ismcts, mcts
 
 from trickroom.cards import DECK_32, DECK_36, SUITS
-from trickroom.games import Event, Game, Match, events_for, load_game
+from trickroom.games import Event, Game, Match, ends_a_hand, events_for, load_game
 from trickroom.games.mpourloto.rules import SEQUENCE_ORDER
 
 # numpy comes with open-spiel; imported by name so that type checking works without the optional extra.
@@ -270,7 +270,7 @@ class TrickroomSpielState(pyspiel.State):  # type: ignore[misc]
             self.public_text.append(json.dumps(event, sort_keys=True))
             if self.name == "bura" and event["type"] == "trick":
                 self.points[int(event["winner"])] += sum(BURA_POINTS.get(c[0], 0) for c in event["cards"])
-        if not any(event["type"] in ("hand_end", "throw_in") for event in events):
+        if not ends_a_hand(events):
             return  # hand_results copies every result: read it only when a hand has ended
         results = self.match.hand_results
         if len(results) > self.hands_done and results[-1].get("reason") != "redeal":

@@ -9,7 +9,7 @@ from typing import Any
 from trickroom.bots.mpourloto import policy
 from trickroom.bots.mpourloto.memory import remember, sample_hidden
 from trickroom.bots.search import Budget, SearchResult, flat_search
-from trickroom.games import Event, Game, Match
+from trickroom.games import Event, Game, Match, ends_a_hand
 
 EASY_RANDOM_PLAY = 0.25  # how often the easy level just plays any legal card
 
@@ -45,7 +45,7 @@ def playout(match: Match, seat: int) -> float:
         actor = match.to_act[0]
         legal = match.legal_actions(actor)
         events = match.apply(actor, legal[0] if len(legal) == 1 else rollout_action(match.view(actor), legal))
-        over = match.is_over or any(event["type"] in ("hand_end", "throw_in") for event in events)
+        over = match.is_over or ends_a_hand(events)
     results = match.hand_results
     if len(results) == done:
         return 0.0
