@@ -6,11 +6,12 @@ import json
 import random
 from typing import Any
 
+from engine_helpers import assert_all_refused
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from trickroom import cards
-from trickroom.games import IllegalAction, events_for, load_game
+from trickroom.games import events_for, load_game
 from trickroom.games.bura import BuraMatch
 from trickroom.games.bura.tables import CLAIM, CODES, POINTS
 
@@ -139,16 +140,6 @@ def illegal_tries(match: BuraMatch, rng: random.Random) -> list[tuple[int, str]]
     return [(seat, a) for seat, a in tries if not (0 <= seat < n and a in legal[seat])]
 
 
-def assert_all_refused(match: BuraMatch, tries: list[tuple[int, str]]) -> None:
-    before = snapshot(match)
-    for seat, action in tries:
-        try:
-            match.apply(seat, action)
-        except IllegalAction:
-            continue
-        raise AssertionError(f"{action!r} by seat {seat} was accepted")
-    assert snapshot(match) == before, tries
-
 
 @settings(max_examples=250, deadline=None)
 @given(options=matches, seed=st.integers(0, 2**32))
@@ -166,11 +157,11 @@ def test_views_never_hold_hidden_cards_and_illegal_actions_change_nothing(option
             if not options["show_points"]:
                 assert "my_points" not in view
         if step % 3 == 0:  # the whole state is large: compare it at every third step
-            assert_all_refused(match, illegal_tries(match, rng))
+            assert_all_refused(match, illegal_tries(match, rng), snapshot)
         seat, action = random_action(match, rng, 0.02)
         match.apply(seat, action)
     if match.is_over:
-        assert_all_refused(match, [(s, a) for s in range(match.n) for a in (CLAIM, "pass", "play 6S")])
+        assert_all_refused(match, [(s, a) for s in range(match.n) for a in (CLAIM, "pass", "play 6S")], snapshot)
 
 
 @settings(max_examples=200, deadline=None)
