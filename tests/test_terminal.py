@@ -13,7 +13,7 @@ import subprocess
 import sys
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
@@ -130,6 +130,14 @@ class Driver:
             if line is None or wanted(line):
                 return line
 
+    def prompts(self, until: str) -> Iterator[str]:
+        """Each ``Actions:`` line, until the program ends or prints a line starting with ``until``."""
+        while True:
+            line = self.until(lambda text: is_actions(text) or text.startswith(until))
+            if line is None or line.startswith(until):
+                return
+            yield line
+
     def type(self, text: str) -> None:
         assert self.process.stdin is not None
         self.process.stdin.write(text + "\n")
@@ -185,10 +193,7 @@ def test_a_full_bura_match_through_a_pipe() -> None:
     plays = 0
     refused = ""
     driver.type("p")
-    while True:
-        line = driver.until(lambda text: is_actions(text) or text.startswith("Final standings"))
-        if line is None or line.startswith("Final standings"):
-            break
+    for line in driver.prompts(until="Final standings"):
         actions = actions_of(line)
         if "pass" in actions:
             driver.type("p")
@@ -217,10 +222,7 @@ def test_a_full_bura_match_through_a_pipe() -> None:
 def test_a_pot_match_of_several_hands_to_its_end_with_the_information_commands() -> None:
     driver = Driver("bura", "--players", "3", "--stack", "2", "--seed", "3", "--bots", "easy")
     asked = False
-    while True:
-        line = driver.until(lambda text: is_actions(text) or text.startswith("Final standings"))
-        if line is None or line.startswith("Final standings"):
-            break
+    for line in driver.prompts(until="Final standings"):
         actions = actions_of(line)
         if "pass" in actions:
             driver.type("p")
@@ -252,10 +254,7 @@ def test_a_pot_match_of_several_hands_to_its_end_with_the_information_commands()
 def test_a_full_mpourloto_hand_through_a_pipe_with_an_illegal_card() -> None:
     driver = Driver("mpourloto", "--seed", "5", "--hands", "1", "--bots", "easy")
     refused = False
-    while True:
-        line = driver.until(lambda text: is_actions(text) or text.startswith("Standings"))
-        if line is None or line.startswith("Standings"):
-            break
+    for line in driver.prompts(until="Standings"):
         actions = actions_of(line)
         if "accept" in actions:
             driver.type("a")
