@@ -11,7 +11,7 @@ import { Sounds } from "./sound.js";
 import { Speech } from "./speech.js";
 import { onStats, requestStats } from "./stats.js";
 import { newId, saveToken, savePrefs, state } from "./state.js";
-import { getHand, initTableView, renderTable } from "./table_view.js";
+import { getHand, initTableView, pauseLabel, renderTable } from "./table_view.js";
 
 const $ = (id) => document.getElementById(id);
 const speech = new Speech($("live-polite"), $("live-assertive"));
@@ -592,12 +592,6 @@ function info(fn) {
   };
 }
 
-function pauseLabel() {
-  const info = state.table?.info;
-  if (info?.status === "paused") return "table.resume";
-  return info?.pause_requested ? "table.pause_cancel" : "key.pause";
-}
-
 function focusChat() {
   const input = state.screen === "table" ? $("table-chat-input") : $("lobby-chat-input");
   input?.focus();
@@ -651,7 +645,7 @@ function commands() {
       { key: "G", label: t("key.start"), run: tableHandlers.start },
       { key: "F3", label: t("key.spectator"), run: spectatorToggle },
       ...general,
-      { key: "", label: t(pauseLabel()), run: tableHandlers.pause },
+      { key: "", label: pauseLabel(state.table?.info), run: tableHandlers.pause },
       { key: "", label: t("key.leave"), run: tableHandlers.leave },
     ];
   }

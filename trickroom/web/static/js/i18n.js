@@ -245,7 +245,6 @@ const STRINGS = {
     "key.focus_hand": "Go to my cards",
     "key.focus_actions": "Go to the actions",
     "key.leave": "Leave the table",
-    "key.pause": "Pause after this hand",
     // Host dialogs, invitations, passwords, the turn timer
     "people.title": "People at the table ({n})",
     "people.seated": "seat {n}",
@@ -537,7 +536,6 @@ const STRINGS = {
     "key.focus_hand": "К моим картам",
     "key.focus_actions": "К действиям",
     "key.leave": "Уйти из-за стола",
-    "key.pause": "Пауза после раздачи",
     "people.title": "За столом ({n})",
     "people.seated": "место {n}",
     "people.watching": "смотрит",

@@ -88,6 +88,12 @@ function syncButtons(container, specs, emptyText) {
   }
 }
 
+// The host's one pause control, named for what it will do now.
+export function pauseLabel(info) {
+  if (info?.status === "paused") return t("table.resume");
+  return info?.pause_requested ? t("table.pause_cancel") : t("table.pause");
+}
+
 function renderHostControls(h) {
   const table = state.table;
   const waiting = table.info.status === "waiting";
@@ -103,12 +109,9 @@ function renderHostControls(h) {
   if (isHost() && !waiting && table.info.status !== "finished") {
     specs.push({ id: "ctl-settings", label: t("table.settings"), onClick: h.options, key: "Alt+O" });
   }
-  if (isHost() && table.info.status === "playing") {
-    const label = table.info.pause_requested ? t("table.pause_cancel") : t("table.pause");
-    specs.push({ id: "ctl-pause", label, onClick: h.pause });
-  }
-  if (isHost() && table.info.status === "paused") {
-    specs.push({ id: "ctl-resume", label: t("table.resume"), onClick: h.pause });
+  if (isHost() && (table.info.status === "playing" || table.info.status === "paused")) {
+    const id = table.info.status === "paused" ? "ctl-resume" : "ctl-pause";
+    specs.push({ id, label: pauseLabel(table.info), onClick: h.pause });
   }
   specs.push({ id: "ctl-people", label: t("table.people"), onClick: h.people, key: "W" });
   if (isHost() && table.info.status !== "finished") {
