@@ -386,10 +386,13 @@ def test_pause_between_hands_and_standing_up_during_play(server: ThreadServer) -
 
 
 def test_a_bot_plays_for_a_dropped_player_after_the_grace_period(tmp_path: Path) -> None:
-    room = ThreadServer(db=f"sqlite:///{tmp_path / 'grace.sqlite3'}", grace_seconds=0.5).start()
+    room = ThreadServer(db=f"sqlite:///{tmp_path / 'grace.sqlite3'}", grace_seconds=0.5, allow_test_decks=True).start()
     try:
         with clients(room.url, "Keeps", "Drops") as (keeps, drops):
-            table = create_table(keeps, "bura", options={"players": 2, "scoring": "points", "hand_limit": 1})["table"]
+            # Seed 1 deals no Bura, Molodka or Moscow, so the hand cannot end before the bot plays a card (a random
+            # deal once gave the bot a Bura and the match ended before the keeper's moves).
+            table = create_table(keeps, "bura", options={"players": 2, "scoring": "points", "hand_limit": 1},
+                                 seed=1)["table"]
             keeps.request(type="sit", table=table, seat=0)
             drops.request(type="sit", table=table, seat=1)
             keeps.request(type="start", table=table)
