@@ -448,3 +448,46 @@ def test_ids_too_long_for_the_database_are_unknown_not_internal_errors(server: T
     history = sam.request(type="history", table="t" + huge)
     assert (history["type"], history["code"]) == ("error", "no_table")
     assert sam.request(type="stats")["type"] == "stats"  # the connection is still fine
+
+
+def test_the_journal_keeps_the_current_and_the_previous_hand(tmp_path: Path) -> None:
+    """Memory holds two hands: a resume from the start hears the previous hand and the current one (their events
+    and chat), not the first hand, and a restart rebuilds the same two hands from the action log."""
+    db = f"sqlite:///{tmp_path / 'hands.sqlite3'}"
+    room = ThreadServer(db=db, bot_workers=0, allow_test_decks=True, messages_per_second=1000).start()
+    made: list[Client] = []
+    try:
+        host = guest(room.url, "Longplay", "en", made)
+        table = create(host, options={"players": 2, "scoring": "points", "hand_limit": 4}, seed=1)
+        host.request(type="sit", table=table, seat=0)
+        host.request(type="bot_add", table=table, level="random", seat=1)
+        host.request(type="start", table=table)
+        say(host, table, "first hand")
+        third_hand = lambda m: m["type"] == "update" and m["view"]["hand_number"] == 3  # noqa: E731
+        AutoPlayer(host, table, 0, 40, third_hand).start().join()
+        say(host, table, "third hand")
+        host.drain()
+        live = [m for m in host.history if m.get("table") == table and m["type"] in ("event", "chat")]
+        first_end = next(m["seq"] for m in live if m["type"] == "event" and m["event"]["type"] == "hand_end"
+                         and m["event"]["hand"] == 1)
+        expected = [(m["seq"], m["type"], m["text"]) for m in live if m["seq"] > first_end]
+        _, said = journal(host, table)
+        assert said == expected
+        assert "Longplay: third hand" in chat_texts(said) and "Longplay: first hand" not in chat_texts(said)
+        token = host.token
+    finally:
+        for client in made:
+            client.close()
+        room.stop()
+
+    room = ThreadServer(db=db, bot_workers=0).start()
+    made = []
+    try:
+        back = Client(room.url)
+        made.append(back)
+        assert table in back.request(type="login", token=token)["tables"]
+        assert journal(back, table)[1] == expected
+    finally:
+        for client in made:
+            client.close()
+        room.stop()

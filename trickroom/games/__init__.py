@@ -11,6 +11,7 @@ import importlib
 from typing import Any
 
 from trickroom.games.base import (
+    HAND_OVER,
     Event,
     Game,
     IllegalAction,
@@ -23,6 +24,7 @@ from trickroom.games.base import (
 
 __all__ = [
     "GAMES",
+    "HAND_OVER",
     "Event",
     "Game",
     "IllegalAction",

@@ -149,7 +149,9 @@ class Match(ABC):
     seed: int
     decks: list[list[str]]
     actions: list[tuple[int, str]]
-    events: list[Event]  # every event so far, with visibility markers; use events_for() per recipient
+    # Every event so far, with visibility markers; use events_for() per recipient. The engines only ever append
+    # to it and never read it back, so a host that runs long matches may delete old events from the front.
+    events: list[Event]
 
     @property
     @abstractmethod

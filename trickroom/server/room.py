@@ -304,6 +304,7 @@ class Room:
         # Chat and game events each come in seq order; together they interleave as they were said and played.
         table.journal = sorted(journal, key=lambda entry: entry.seq)
         next_seq = max([next_seq, *(entry.seq + 1 for entry in table.journal)])
+        table.forget_old_hands()  # the replay rebuilt every hand; memory keeps the last two, as in play
         # Table events after the last kept entry were not kept: number past any of them.
         table.next_seq = next_seq + SEQ_GAP
         # People still online (connected to any node) keep following the table; the others have the grace

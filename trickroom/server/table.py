@@ -12,6 +12,10 @@ A table chat message is kept the same way: written to the store with its journal
 ``persist``) before it is broadcast, and put back in the journal by a restart; if the write fails, the sender
 gets ``error internal`` and nobody hears it. Table events ("Anna sits") are not kept.
 
+Memory holds the current and the previous hand only: when a hand ends, the journal and the match's events
+forget what came before the hand that just ended (:meth:`Table.forget_old_hands`). A long match then costs the
+same memory in its hundredth hand as in its second; the action log in the store keeps the whole history.
+
 The table's row follows the same rule: a change is made in memory, then :meth:`Table.save` writes it before
 anyone hears of it; if the write fails, ``save`` puts the row's fields back as they were last written and the
 requester gets ``error internal``. So bad input or a failed write never changes anything.
@@ -29,7 +33,18 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 from trickroom.cards import CardError, parse_card
-from trickroom.games import Event, Game, IllegalAction, Match, OptionError, events_for, game_class, load_game
+from trickroom.games import (
+    HAND_OVER,
+    Event,
+    Game,
+    IllegalAction,
+    Match,
+    OptionError,
+    ends_a_hand,
+    events_for,
+    game_class,
+    load_game,
+)
 from trickroom.narration import LANGUAGES, catalog, narrate, refusal, said_in, translate
 from trickroom.server import metrics
 from trickroom.server.accounts import check_password, hash_password
@@ -320,6 +335,24 @@ class Table:
         self.journal.append(entry)
         await self.broadcast(entry)
         return entry
+
+    def forget_old_hands(self) -> None:
+        """Drop the journal entries and match events from before the previous hand (the one that ended last).
+
+        A reconnecting player still hears how the last hand ended; one who was away longer gets the state in the
+        snapshot. The engines never read their past events, so the match may lose them (games.base.Match)."""
+        if self.match is None:
+            return
+        events = self.match.events
+        ends = [index for index, event in enumerate(events) if event["type"] in HAND_OVER]
+        if len(ends) < 2:
+            return
+        cut = ends[-2] + 1  # the first event of the previous hand
+        first = events[cut]
+        kept_from = next((entry.seq for entry in self.journal if entry.data is first), None)
+        del events[:cut]
+        if kept_from is not None:
+            self.journal = [entry for entry in self.journal if entry.seq >= kept_from]
 
     async def broadcast(self, entry: Entry) -> None:
         # An entry reads the same to every member with the same seat (game events only) and language: render it
@@ -884,9 +917,12 @@ class Table:
             await self.rebuild_match()
             raise ProtocolError("internal") from None
         metrics.ACTIONS.inc()
-        for event in match.events[first_event:]:
+        new_events = match.events[first_event:]
+        for event in new_events:
             await self.record("event", event)
         metrics.ACTION_LATENCY.observe(time.perf_counter() - started)
+        if ends_a_hand(new_events):
+            self.forget_old_hands()
         if len(match.hand_results) > hands_before and self.pause_requested and not match.is_over:
             self.pause_requested = False
             self.status = PAUSED
