@@ -345,11 +345,14 @@ def test_origin_check_and_limits(server: ThreadServer) -> None:
         same.send_raw("x" * 9000)
         assert same.wait(type="error")["code"] == "too_big"
         assert same.request(type="act", table="t1", action="claim")["code"] == "not_logged_in"
-        for _ in range(60):
-            same.send(type="ping")
+        for number in range(60):
+            same.send(type="ping", id=f"p{number}")
         replies = [same.next() for _ in range(60)]
         assert {m["type"] for m in replies} == {"pong", "error"}
-        assert all(m["code"] == "rate_limited" for m in replies if m["type"] == "error")
+        refused = [m for m in replies if m["type"] == "error"]
+        assert all(m["code"] == "rate_limited" for m in refused)
+        # A dropped request still gets its id back, so that a client waiting for the reply hears it was refused.
+        assert all(m["re"].startswith("p") for m in refused) and len({m["re"] for m in refused}) == len(refused)
         assert sum(m["type"] == "pong" for m in replies) >= 35 and any(m["type"] == "error" for m in replies)
     finally:
         same.close()

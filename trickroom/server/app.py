@@ -144,7 +144,8 @@ async def serve_connection(websocket: WebSocket, room: Room, settings: Settings)
                 continue
             too_big_in_a_row = 0
             if not bucket.take():
-                send_error(conn, ProtocolError("rate_limited"))
+                # The message is dropped unread, but a client waiting for its reply must learn that: answer its id.
+                send_error(conn, ProtocolError("rate_limited"), request_id(raw))
                 continue
             await handle_text(room, conn, raw)
             if conn.overflowed:
@@ -159,6 +160,19 @@ async def serve_connection(websocket: WebSocket, room: Room, settings: Settings)
         writer.cancel()
 
 
+def id_of(decoded: Any) -> str | int | None:
+    """The ``id`` of a decoded client message, to answer as ``re``; None if there is no usable one."""
+    candidate = decoded.get("id") if isinstance(decoded, dict) else None
+    return candidate if isinstance(candidate, (str, int)) and not isinstance(candidate, bool) else None
+
+
+def request_id(raw: str) -> str | int | None:
+    try:
+        return id_of(json.loads(raw))
+    except (ValueError, RecursionError):
+        return None
+
+
 async def handle_text(room: Room, conn: Connection, raw: str) -> None:
     re: Any = None
     try:
@@ -166,9 +180,7 @@ async def handle_text(room: Room, conn: Connection, raw: str) -> None:
             decoded = json.loads(raw)
         except (ValueError, RecursionError):
             raise ProtocolError("bad_json") from None
-        if isinstance(decoded, dict):
-            candidate = decoded.get("id")
-            re = candidate if isinstance(candidate, (str, int)) and not isinstance(candidate, bool) else None
+        re = id_of(decoded)
         message = parse_client_message(decoded)
         await room.handle(conn, message)
     except ProtocolError as err:
