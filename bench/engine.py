@@ -6,6 +6,11 @@ Each case plays random hands: a new match per hand, then, from the first seat in
 action other than ``claim`` until an action's events hold the first ``hand_end`` (a Moscow redeal or a thrown-in
 Mpourloto deal is not a played hand, and shows no ``hand_end``).
 
+One more case, ``bura 2 players, bot playout``, times the faster path of the Bura hard level: a whole hand from
+the deal (the announcement pause first) played in the bots' light simulator (``trickroom.bots.bura.rollout``,
+plain lists, every seat playing the normal heuristic), in worlds sampled as the hard level samples them (200
+worlds made before timing, then played again and again; each playout copies its world, as in the search).
+
 ``--vs-openspiel`` (needs the ``openspiel`` extra: ``.venv/bin/pip install -e '.[openspiel]'``) also plays random
 full games of OpenSpiel's C++ ``euchre`` and ``hearts`` through pyspiel in the same loop shape: legal actions,
 one picked with the same kind of RNG, apply; chance nodes are played the same way, a uniform pick among the
@@ -33,7 +38,9 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from trickroom.games import load_game
+from trickroom.bots.bura.memory import remember, sample_hidden
+from trickroom.bots.bura.rollout import Playout
+from trickroom.games import events_for, load_game
 
 CLAIM = "claim"
 
@@ -69,6 +76,24 @@ def our_case(name: str, game_name: str, **options: Any) -> Case:
                     return actions
             if match.is_over:
                 return actions
+
+    return Case(name, play)
+
+
+def playout_case(name: str, players: int, worlds: int = 200) -> Case:
+    """The Bura hard level's playouts: each hand is a sampled world played out from the deal."""
+    game = load_game("bura", players=players)
+    rng = random.Random(7)
+    made = []
+    for seed in range(worlds):
+        match = game.new_match(seed=seed)
+        view = match.view(0)
+        memory = remember(view, events_for(match.events, 0))
+        made.append(Playout(view, sample_hidden(memory, rng), set(memory.played)))
+
+    def play(rng: random.Random, seed: int) -> int:
+        made[seed % worlds].run("pass")
+        return 0  # the simulator does not count its moves
 
     return Case(name, play)
 
@@ -140,6 +165,7 @@ def main(argv: list[str] | None = None) -> int:
         our_case("bura 4 players", "bura", players=4),
         our_case("bura 6 players", "bura", players=6),
         our_case("mpourloto", "mpourloto"),
+        playout_case("bura 2p, bot playout", 2),
     ]
     if args.case:
         cases = [c for c in cases if any(part in c.name for part in args.case)]
@@ -159,8 +185,11 @@ def main(argv: list[str] | None = None) -> int:
     yardsticks = [c for c in cases if c.name in ("openspiel euchre", "euchre, weighted")]
     for case in cases:
         ratios = "".join(f"  {case.rate / y.rate:5.2f}x {y.name}" for y in yardsticks if y is not case)
-        print(f"{case.name:18s} {case.rate:9.0f} {case.unit}/s {case.actions / case.elapsed:9.0f} actions/s "
-              f"{case.actions / case.hands:6.1f} actions/{case.unit[:-1]}{ratios}")
+        counts = " " * 39  # the playout case counts no actions
+        if case.actions:
+            per_hand = case.actions / case.hands
+            counts = f"{case.actions / case.elapsed:9.0f} actions/s {per_hand:6.1f} actions/{case.unit[:-1]}"
+        print(f"{case.name:20s} {case.rate:9.0f} {case.unit}/s {counts}{ratios}")
     return 0
 
 
