@@ -463,7 +463,9 @@ def test_the_journal_keeps_the_current_and_the_previous_hand(tmp_path: Path) -> 
         host.request(type="bot_add", table=table, level="random", seat=1)
         host.request(type="start", table=table)
         say(host, table, "first hand")
-        third_hand = lambda m: m["type"] == "update" and m["view"]["hand_number"] == 3  # noqa: E731
+        # Stop in the third hand where only this seat is to act, so that no bot move can come after the drain.
+        third_hand = lambda m: (m["type"] == "update" and m["view"]["hand_number"] == 3  # noqa: E731
+                                and m["to_act"] == [0])
         AutoPlayer(host, table, 0, 40, third_hand).start().join()
         say(host, table, "third hand")
         host.drain()
