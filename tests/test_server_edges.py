@@ -5,6 +5,7 @@ default turn timer bounds, logout, the online list, option changes after the sta
 
 from __future__ import annotations
 
+import contextlib
 import itertools
 import random
 import re
@@ -57,6 +58,20 @@ def create(host: Client, game: str = "bura", **fields: Any) -> str:
     snapshot = host.request(type="create", game=game, **fields)
     assert snapshot["type"] == "snapshot", snapshot
     return str(snapshot["table"])
+
+
+@contextlib.contextmanager
+def room_on(db: str, **settings: Any) -> Iterator[tuple[ThreadServer, list[Client]]]:
+    """A room on ``db`` (two in a row on the same file make a restart) and the clients a test makes in it, all
+    closed and stopped at the end."""
+    room = ThreadServer(db=db, bot_workers=0, **settings).start()
+    made: list[Client] = []
+    try:
+        yield room, made
+    finally:
+        for client in made:
+            client.close()
+        room.stop()
 
 
 # 1. Private messages
@@ -175,9 +190,7 @@ def test_a_ban_by_name_finds_people_away_from_the_table(server: ThreadServer, pe
 
 def test_bans_and_a_pending_pause_survive_a_restart(tmp_path: Path) -> None:
     db = f"sqlite:///{tmp_path / 'restart.sqlite3'}"
-    room = ThreadServer(db=db, bot_workers=0).start()
-    made: list[Client] = []
-    try:
+    with room_on(db) as (room, made):
         host, pest = guest(room.url, "Holder", "en", made), guest(room.url, "Pest4", "en", made)
         waiting = create(host, options={"players": 2}, name="Waiting")
         host.request(type="sit", table=waiting, seat=0)  # a seated person keeps the table open while away
@@ -190,14 +203,8 @@ def test_bans_and_a_pending_pause_survive_a_restart(tmp_path: Path) -> None:
         assert host.request(type="pause", table=playing)["type"] == "ok"
         assert host.wait(type="table_event", kind="pause_requested", table=playing)["info"]["pause_requested"]
         token = host.token
-    finally:
-        for client in made:
-            client.close()
-        room.stop()
 
-    room = ThreadServer(db=db, bot_workers=0).start()
-    made = []
-    try:
+    with room_on(db) as (room, made):
         again = guest(room.url, "pest4", "en", made)
         assert again.request(type="watch", table=waiting)["code"] == "banned"
         back = Client(room.url)
@@ -212,10 +219,6 @@ def test_bans_and_a_pending_pause_survive_a_restart(tmp_path: Path) -> None:
             back.send(type="act", table=playing, action=choose(snapshot["legal"], random.Random(1)))
         player.join()
         assert back.request(type="act", table=playing, action="claim")["code"] == "paused"
-    finally:
-        for client in made:
-            client.close()
-        room.stop()
 
 
 # 4. Features that had no test
@@ -454,9 +457,7 @@ def test_the_journal_keeps_the_current_and_the_previous_hand(tmp_path: Path) -> 
     """Memory holds two hands: a resume from the start hears the previous hand and the current one (their events
     and chat), not the first hand, and a restart rebuilds the same two hands from the action log."""
     db = f"sqlite:///{tmp_path / 'hands.sqlite3'}"
-    room = ThreadServer(db=db, bot_workers=0, allow_test_decks=True, messages_per_second=1000).start()
-    made: list[Client] = []
-    try:
+    with room_on(db, allow_test_decks=True, messages_per_second=1000) as (room, made):
         host = guest(room.url, "Longplay", "en", made)
         table = create(host, options={"players": 2, "scoring": "points", "hand_limit": 4}, seed=1)
         host.request(type="sit", table=table, seat=0)
@@ -477,19 +478,9 @@ def test_the_journal_keeps_the_current_and_the_previous_hand(tmp_path: Path) -> 
         assert said == expected
         assert "Longplay: third hand" in chat_texts(said) and "Longplay: first hand" not in chat_texts(said)
         token = host.token
-    finally:
-        for client in made:
-            client.close()
-        room.stop()
 
-    room = ThreadServer(db=db, bot_workers=0).start()
-    made = []
-    try:
+    with room_on(db) as (room, made):
         back = Client(room.url)
         made.append(back)
         assert table in back.request(type="login", token=token)["tables"]
         assert journal(back, table)[1] == expected
-    finally:
-        for client in made:
-            client.close()
-        room.stop()
