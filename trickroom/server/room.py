@@ -283,27 +283,22 @@ class Room:
         table = self.table_from_row(row)
         journal = [Entry(said.seq, "chat", {"from": said.sender, "message": said.message})
                    for said in await self.store.chat(row.id)]
-        next_seq = 0  # one past the last kept entry
         last_action_entries: list[Entry] = []
         if row.status in (PLAYING, PAUSED) and row.seed is not None:
             logged = await self.store.actions(row.id)
             match = table.game.new_match(seed=row.seed, decks=row.decks)
             seq = row.first_event_seq or 1
             journal.extend(Entry(seq + i, "event", event) for i, event in enumerate(match.events))
-            next_seq = seq + len(match.events)
             for action in logged:
-                before = len(match.events)
-                match.apply(action.seat, action.action)
-                new = match.events[before:]
+                new = match.apply(action.seat, action.action)
                 last_action_entries = [Entry(action.event_seq + i, "event", e) for i, e in enumerate(new)]
                 journal.extend(last_action_entries)
-                next_seq = max(next_seq, action.event_seq + len(new))
             table.match = match
             if not owner_died:
                 last_action_entries = []
         # Chat and game events each come in seq order; together they interleave as they were said and played.
         table.journal = sorted(journal, key=lambda entry: entry.seq)
-        next_seq = max([next_seq, *(entry.seq + 1 for entry in table.journal)])
+        next_seq = max((entry.seq + 1 for entry in table.journal), default=0)  # one past the last kept entry
         table.forget_old_hands()  # the replay rebuilt every hand; memory keeps the last two, as in play
         # Table events after the last kept entry were not kept: number past any of them.
         table.next_seq = next_seq + SEQ_GAP

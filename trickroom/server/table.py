@@ -902,9 +902,8 @@ class Table:
         started = time.perf_counter()
         before_to_act = set(match.to_act)
         hands_before = len(match.hand_results)
-        first_event = len(match.events)
         try:
-            match.apply(seat, action)
+            new_events = match.apply(seat, action)
         except IllegalAction as exc:
             code = "illegal" if seat in match.to_act else "not_your_turn"
             raise ProtocolError(code, _text=refusal(exc, self.lang_of(actor)) or None) from None
@@ -917,7 +916,6 @@ class Table:
             await self.rebuild_match()
             raise ProtocolError("internal") from None
         metrics.ACTIONS.inc()
-        new_events = match.events[first_event:]
         for event in new_events:
             await self.record("event", event)
         metrics.ACTION_LATENCY.observe(time.perf_counter() - started)
