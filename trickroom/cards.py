@@ -1,4 +1,4 @@
-"""Card codes, decks, names for speech, and shuffling.
+"""Card codes, decks, and shuffling (card names for speech are in trickroom.narration.names).
 
 A card is a two-character code: rank (``6 7 8 9 T J Q K A``) then suit (``S H D C``), e.g. ``TS`` for the
 ten of spades. Everything inside trickroom uses these canonical codes; :func:`parse_card` turns what a person
@@ -114,60 +114,16 @@ def deal_rng(seed: int, deal_number: int) -> random.Random:
     return random.Random(f"trickroom/{seed}/{deal_number}")
 
 
-# --- Names for speech -------------------------------------------------------------------------------------
+# --- Reading and printing ----------------------------------------------------------------------------------
 
+# The suit words the action parser accepts beside letters and symbols (``name hearts``): the engines' input
+# grammar, unchanged since the first version. Names for speech are in the narration catalogs (cards.po).
 _SUIT_WORDS: dict[str, tuple[str, ...]] = {
     "S": ("spades", "spade", "пики", "пик", "пика"),
     "H": ("hearts", "heart", "червы", "черви", "червей", "черва"),
     "D": ("diamonds", "diamond", "бубны", "бубен", "буби", "бубна"),
     "C": ("clubs", "club", "трефы", "треф", "крести", "трефа"),
 }
-
-SUIT_NAMES = {
-    "en": {"S": "spades", "H": "hearts", "D": "diamonds", "C": "clubs"},
-    # Nominative plural ("козыри — пики") and genitive plural ("дама пик").
-    "ru": {"S": "пики", "H": "червы", "D": "бубны", "C": "трефы"},
-}
-_SUIT_GENITIVE_RU = {"S": "пик", "H": "червей", "D": "бубен", "C": "треф"}
-
-RANK_NAMES = {
-    "en": {"6": "six", "7": "seven", "8": "eight", "9": "nine", "T": "ten", "J": "jack", "Q": "queen",
-           "K": "king", "A": "ace"},
-    "ru": {"6": "шестёрка", "7": "семёрка", "8": "восьмёрка", "9": "девятка", "T": "десятка", "J": "валет",
-           "Q": "дама", "K": "король", "A": "туз"},
-}
-# Accusative, as in "Анна играет даму пик": the case a card takes after "играет", "кладёт", "бьёт".
-_RANK_ACCUSATIVE_RU = {"6": "шестёрку", "7": "семёрку", "8": "восьмёрку", "9": "девятку", "T": "десятку",
-                       "J": "валета", "Q": "даму", "K": "короля", "A": "туза"}
-
-
-def suit_name(suit: str, lang: str = "en") -> str:
-    return SUIT_NAMES["ru" if lang == "ru" else "en"][suit]
-
-
-def card_name(card: str, lang: str = "en", case: str = "nom") -> str:
-    """A card's spoken name: ``"queen of spades"``, ``"дама пик"`` (``case="acc"``: ``"даму пик"``)."""
-    rank, suit = card[0], card[1]
-    if lang == "ru":
-        word = _RANK_ACCUSATIVE_RU[rank] if case == "acc" else RANK_NAMES["ru"][rank]
-        return f"{word} {_SUIT_GENITIVE_RU[suit]}"
-    return f"{RANK_NAMES['en'][rank]} of {SUIT_NAMES['en'][suit]}"
-
-
-def cards_name(cards: Sequence[str], lang: str = "en", case: str = "nom") -> str:
-    """Several cards as one phrase: ``"queen and seven of spades"`` when they share a suit."""
-    if not cards:
-        return "ничего" if lang == "ru" else "nothing"
-    joiner = " и " if lang == "ru" else " and "
-    if len({c[1] for c in cards}) == 1 and len(cards) > 1:
-        if lang == "ru":
-            table = _RANK_ACCUSATIVE_RU if case == "acc" else RANK_NAMES["ru"]
-            ranks = [table[c[0]] for c in cards]
-            return f"{', '.join(ranks[:-1])}{joiner}{ranks[-1]} {_SUIT_GENITIVE_RU[cards[0][1]]}"
-        ranks = [RANK_NAMES["en"][c[0]] for c in cards]
-        return f"{', '.join(ranks[:-1])}{joiner}{ranks[-1]} of {SUIT_NAMES['en'][cards[0][1]]}"
-    names = [card_name(c, lang, case) for c in cards]
-    return names[0] if len(names) == 1 else f"{', '.join(names[:-1])}{joiner}{names[-1]}"
 
 
 def card_label(card: str, symbols: bool = False) -> str:

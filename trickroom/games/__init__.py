@@ -12,6 +12,7 @@ from typing import Any
 
 from trickroom.games.base import (
     HAND_OVER,
+    Announcement,
     Event,
     Game,
     IllegalAction,
@@ -25,6 +26,7 @@ from trickroom.games.base import (
 __all__ = [
     "GAMES",
     "HAND_OVER",
+    "Announcement",
     "Event",
     "Game",
     "IllegalAction",
@@ -55,6 +57,8 @@ def game_class(name: str) -> type[Game]:
     return cls
 
 
-def load_game(name: str, **options: Any) -> Game:
-    """The game ``name`` with ``options`` validated (unknown names and bad values raise OptionError)."""
+def load_game(name: str, /, **options: Any) -> Game:
+    """The game ``name`` with ``options`` validated (unknown names and bad values raise OptionError).
+
+    ``name`` is positional-only, so that any option name, even ``name``, reaches the game's validation."""
     return game_class(name)(**options)

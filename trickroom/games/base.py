@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from abc import ABC, abstractmethod
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any, ClassVar
 
 Event = dict[str, Any]
@@ -79,15 +79,19 @@ def events_for(events: Iterable[Event], seat: int | None) -> list[Event]:
 
 @dataclass(frozen=True)
 class Option:
-    """One table option, declared once and used by the engine, the server, and both clients."""
+    """One table option, declared once and used by the engine, the server, and both clients.
+
+    ``key`` is the option's message id in the game's narration catalog (``bura.option.players``): the catalog
+    holds its one-sentence description under ``key``, its short name under ``key.label`` and, for an option with
+    named choices, each choice's name under ``key.<value>``. The games word nothing themselves.
+    """
 
     name: str
     default: Any
-    description: dict[str, str]  # one spoken sentence per language: {"en": ..., "ru": ...}
+    key: str
     choices: tuple[Any, ...] | None = None  # allowed values, for str/bool/int choices
     minimum: int | None = None
     maximum: int | None = None
-    labels: dict[str, dict[str, str]] = field(default_factory=dict)  # lang -> {str(value): label}
 
     @property
     def kind(self) -> type:
@@ -103,14 +107,10 @@ class Option:
             if not isinstance(value, bool):
                 raise OptionError(f"Option {self.name} must be on or off.", key="option.boolean", option=self.name)
         elif kind is int:
-            if isinstance(value, bool):
+            value = _whole_number(value)
+            if value is None:
                 raise OptionError(f"Option {self.name} must be a whole number.", key="option.integer",
                                   option=self.name)
-            try:
-                value = int(value)
-            except (TypeError, ValueError):
-                raise OptionError(f"Option {self.name} must be a whole number.", key="option.integer",
-                                  option=self.name) from None
         elif kind is str and not isinstance(value, str):
             raise OptionError(f"Option {self.name} must be one of: {allowed}.", key="option.choices",
                               option=self.name, choices=allowed, value=repr(value)[:40])
@@ -133,9 +133,21 @@ class Option:
             "choices": list(self.choices) if self.choices is not None else None,
             "minimum": self.minimum,
             "maximum": self.maximum,
-            "description": dict(self.description),
-            "labels": {lang: dict(m) for lang, m in self.labels.items()},
+            "key": self.key,
         }
+
+
+def _whole_number(value: Any) -> int | None:
+    """``value`` as an int if it is one (3, 3.0, "3"), else None: never a bool, a fraction (2.5 is not quietly
+    2), an infinity or a NaN."""
+    if isinstance(value, bool):
+        return None
+    if isinstance(value, float):
+        return int(value) if value.is_integer() else None  # is_integer() is False for inf and nan
+    try:
+        return int(value)
+    except (TypeError, ValueError, OverflowError):
+        return None
 
 
 class Match(ABC):
@@ -188,17 +200,33 @@ class Match(ABC):
     def clone(self) -> Match:
         """An independent copy, for search: applying actions to it never touches this match."""
 
+    def client_view(self, seat: int | None) -> JSON:
+        """What a client is sent for ``seat``: :meth:`view`, plus what a client would otherwise have to work out
+        from the rules. Every game's ``"stock"`` is the number of cards not yet dealt or drawn (Bura's view has
+        it already; Mpourloto adds it here, so that its ``view``, pinned by the engine digest, stays as it is)."""
+        return self.view(seat)
+
+
+@dataclass(frozen=True)
+class Announcement:
+    """A combination a player may announce (Bura's Bura, Three Aces...), as the game rules it."""
+
+    kind: str  # its name in actions and events: "bura", "little-moscow"
+    action: str  # the legal action that announces it: "announce bura"
+    rank: int  # among the announcements made at once, the highest rank leads
+    wins_hand: bool  # it wins the hand at once (a single Bura, Moscow) instead of only taking the lead
+
 
 class Game(ABC):
     """A rule set with its options fixed. Create with :func:`trickroom.games.load_game`."""
 
     name: ClassVar[str]
-    title: ClassVar[dict[str, str]]  # {"en": "Bura", "ru": "Бура"}
+    title: ClassVar[str]  # the English name, for the library's English messages; speech says narration's title
     OPTIONS: ClassVar[tuple[Option, ...]]
     min_players: ClassVar[int]
     max_players: ClassVar[int]
 
-    def __init__(self, **options: Any) -> None:
+    def __init__(self, /, **options: Any) -> None:  # positional-only: an option called "self" is just unknown
         self.options = self.validate_options(options)
 
     @classmethod
@@ -206,7 +234,7 @@ class Game(ABC):
         for opt in cls.OPTIONS:
             if opt.name == name:
                 return opt
-        raise OptionError(f"{cls.title['en']} has no option {name!r}.", key="option.unknown", option=str(name)[:40],
+        raise OptionError(f"{cls.title} has no option {name!r}.", key="option.unknown", option=str(name)[:40],
                           options=", ".join(opt.name for opt in cls.OPTIONS))
 
     @classmethod
@@ -215,7 +243,7 @@ class Game(ABC):
         known = {opt.name for opt in cls.OPTIONS}
         unknown = sorted(set(options) - known)
         if unknown:
-            raise OptionError(f"{cls.title['en']} has no option {unknown[0]!r}; options: {', '.join(sorted(known))}.",
+            raise OptionError(f"{cls.title} has no option {unknown[0]!r}; options: {', '.join(sorted(known))}.",
                               key="option.unknown", option=str(unknown[0])[:40], options=", ".join(sorted(known)))
         return {opt.name: opt.validate(options[opt.name]) if opt.name in options else opt.default
                 for opt in cls.OPTIONS}
@@ -231,10 +259,6 @@ class Game(ABC):
         ``decks`` are prearranged decks (card codes, top first) for the 1st, 2nd... deal; later deals are
         shuffled from the seed.
         """
-
-    @abstractmethod
-    def describe(self, lang: str = "en") -> str:
-        """The options in one short sentence, for the table list."""
 
     def determinized_match(self, view: JSON, hidden: JSON) -> Match:
         """A match whose public state is ``view`` (one seat's view) with the hidden parts filled from ``hidden``.
@@ -252,3 +276,57 @@ class Game(ABC):
         for seat, action in actions:
             match.apply(seat, action)
         return match
+
+    # --- The rules that bots, integrations, the server and the clients need ----------------------------------
+    # Each game answers these from its own tables; nothing outside the game packages keeps a copy.
+
+    deck: ClassVar[tuple[str, ...]]  # the cards of the game, in the order a fresh deck is shuffled from
+    claim_target: ClassVar[int | None] = None  # card points a claim needs to be true (Bura: 31); None: no claims
+    off_turn_actions: ClassVar[tuple[str, ...]] = ()  # what a seat the game is not waiting for may do (Bura: claim)
+    teams: ClassVar[tuple[tuple[int, ...], ...]] = ()  # the partners' seats, by team; (): everyone plays alone
+
+    @classmethod
+    def team_of(cls, seat: int) -> int | None:
+        """The team of ``seat`` (an index into :attr:`teams`), or None in a game without partners."""
+        return next((team for team, seats in enumerate(cls.teams) if seat in seats), None)
+
+    @classmethod
+    @abstractmethod
+    def card_points(cls, card: str, trumps: str | None = None) -> int:
+        """What ``card`` counts in won tricks when ``trumps`` is the trump suit (None: not chosen yet)."""
+
+    @classmethod
+    @abstractmethod
+    def rank_order(cls, suit: str, trumps: str | None = None) -> str:
+        """The ranks of ``suit`` from the highest to the lowest when ``trumps`` is the trump suit."""
+
+    @classmethod
+    def canonical_action(cls, action: str) -> str:
+        """``action`` spelled as the engine spells it in ``legal_actions`` and the action log (card order and
+        spellings, letter case), whether or not it is legal now; what cannot be read comes back with its verb in
+        lower case, so that it equals no canonical action it does not mean."""
+        words = action.replace(",", " ").split()
+        if not words:
+            return ""
+        verb, rest = words[0].lower(), words[1:]
+        try:
+            spelled = cls._spelled(verb, rest)
+        except ValueError:  # a card or suit that cannot be read (cards.CardError)
+            spelled = None
+        return " ".join([verb, *rest]) if spelled is None else spelled
+
+    @classmethod
+    @abstractmethod
+    def _spelled(cls, verb: str, words: list[str]) -> str | None:
+        """For :meth:`canonical_action`: the canonical spelling of ``verb`` (lower case) with ``words``, or None
+        when the game spells them as they are."""
+
+    @classmethod
+    @abstractmethod
+    def action_space(cls) -> tuple[str, ...]:
+        """Every canonical action the game can ever offer, each once, in a fixed order (integer action ids for
+        integrations such as OpenSpiel)."""
+
+    def announcements(self) -> dict[str, Announcement]:
+        """The combinations this game, with its options, lets a player announce, by kind; {} when none."""
+        return {}

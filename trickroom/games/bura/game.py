@@ -3,66 +3,80 @@
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from itertools import combinations
 from typing import Any, ClassVar
 
 from trickroom import cards
-from trickroom.games.base import JSON, Game, Option
+from trickroom.games.base import JSON, Announcement, Game, Option
 from trickroom.games.bura.match import BuraMatch
-from trickroom.games.bura.tables import ID_OF, KINDS_CLASSIC, KINDS_MOSCOW, combination
+from trickroom.games.bura.tables import (
+    ANSWERS,
+    BURA_RANKS,
+    CLAIM,
+    CLAIM_TARGET,
+    ID_OF,
+    KINDS_CLASSIC,
+    KINDS_MOSCOW,
+    POINTS,
+    WINS_AT_ONCE,
+    announce_action,
+    combination,
+    play_string,
+)
 
 
 class Bura(Game):
     """Bura for 2 to 6 players, as docs/rules/bura.md describes it."""
 
     name: ClassVar[str] = "bura"
-    title: ClassVar[dict[str, str]] = {"en": "Bura", "ru": "Бура"}
+    title: ClassVar[str] = "Bura"
     min_players: ClassVar[int] = 2
     max_players: ClassVar[int] = 6
+    # Descriptions, short names and choice names: bura.option.* in the narration catalogs (bura.po).
     OPTIONS: ClassVar[tuple[Option, ...]] = (
-        Option("players", 2, {"en": "How many players sit at the table, from 2 to 6.",
-                              "ru": "Сколько игроков за столом, от 2 до 6."}, minimum=2, maximum=6),
-        Option("preset", "classic",
-               {"en": "Which combinations count: classic (Bura, Three Aces, Molodka) or Moscow (Moscow, Bura, "
-                      "Little Moscow, Molodka, with a redeal when one is dealt).",
-                "ru": "Какие комбинации действуют: классика (бура, три туза, молодка) или московская (москва, "
-                      "бура, малая москва, молодка, с пересдачей, если комбинация пришла при сдаче)."},
-               choices=("classic", "moscow"),
-               labels={"en": {"classic": "classic", "moscow": "Moscow"},
-                       "ru": {"classic": "классика", "moscow": "московская"}}),
-        Option("scoring", "pot",
-               {"en": "Play for a pot of chips, or for game points up to a target.",
-                "ru": "Игра на банк фишек или на очки до заданного счёта."},
-               choices=("pot", "points"),
-               labels={"en": {"pot": "pot", "points": "points"}, "ru": {"pot": "банк", "points": "очки"}}),
-        Option("stack", 20, {"en": "Chips each player starts with, when playing for a pot.",
-                             "ru": "Сколько фишек у каждого игрока в начале игры на банк."}, minimum=1, maximum=1000),
-        Option("target", 11, {"en": "Game points needed to win, when playing for points: 11 or 21.",
-                              "ru": "Сколько очков нужно для победы при игре на очки: 11 или 21."},
-               choices=(11, 21)),
-        Option("hand_limit", 0, {"en": "The match ends after this many hands; 0 means no limit.",
-                                 "ru": "Игра заканчивается после стольких раздач; 0 — без ограничения."},
-               minimum=0, maximum=1000),
-        Option("show_points", False, {"en": "Show each player their own card points taken in the hand.",
-                                      "ru": "Показывать каждому игроку его набранные за раздачу очки."}),
+        Option("players", 2, "bura.option.players", minimum=2, maximum=6),
+        Option("preset", "classic", "bura.option.preset", choices=("classic", "moscow")),
+        Option("scoring", "pot", "bura.option.scoring", choices=("pot", "points")),
+        Option("stack", 20, "bura.option.stack", minimum=1, maximum=1000),
+        Option("target", 11, "bura.option.target", choices=(11, 21)),
+        Option("hand_limit", 0, "bura.option.hand_limit", minimum=0, maximum=1000),
+        Option("show_points", False, "bura.option.show_points"),
     )
+
+    deck: ClassVar[tuple[str, ...]] = cards.DECK_36
+    claim_target: ClassVar[int] = CLAIM_TARGET
+    off_turn_actions: ClassVar[tuple[str, ...]] = (CLAIM,)  # B7: a claim, at any moment of the play
 
     def new_match(self, seed: int | None = None, decks: Sequence[Sequence[str]] | None = None) -> BuraMatch:
         return BuraMatch(self, seed=seed, decks=decks)
 
-    def describe(self, lang: str = "en") -> str:
-        o = self.options
-        if lang == "ru":
-            preset = "классика" if o["preset"] == "classic" else "московская"
-            # Counts come after a colon so that no Russian plural form is needed.
-            pot = f"на банк, фишек у каждого: {o['stack']}"
-            scoring = pot if o["scoring"] == "pot" else f"на очки до {o['target']}"
-            limit = f", раздач не больше: {o['hand_limit']}" if o["hand_limit"] else ""
-            return f"Бура, игроков: {o['players']}, {preset}, {scoring}{limit}."
-        chips = "chip" if o["stack"] == 1 else "chips"
-        scoring = f"pot, {o['stack']} {chips} each" if o["scoring"] == "pot" else f"points to {o['target']}"
-        hands = "hand" if o["hand_limit"] == 1 else "hands"
-        limit = f", at most {o['hand_limit']} {hands}" if o["hand_limit"] else ""
-        return f"Bura, {o['players']} players, {o['preset']}, {scoring}{limit}."
+    @classmethod
+    def card_points(cls, card: str, trumps: str | None = None) -> int:
+        return POINTS[ID_OF[card]]  # B1: the same in every suit, trumps too
+
+    @classmethod
+    def rank_order(cls, suit: str, trumps: str | None = None) -> str:
+        return BURA_RANKS[::-1]  # B1: A T K Q J 9 8 7 6 in every suit
+
+    @classmethod
+    def _spelled(cls, verb: str, words: list[str]) -> str | None:
+        if verb == "play" and words:  # the cards in the engine's order (tables.py)
+            return play_string(tuple(sorted(ID_OF[card] for card in cards.parse_cards(words))))
+        if verb == "announce" and len(words) == 1:
+            return announce_action(words[0].lower())
+        return None
+
+    @classmethod
+    def action_space(cls) -> tuple[str, ...]:
+        plays = [play_string(tuple(sorted(ID_OF[card] for card in combo)))
+                 for size in (1, 2, 3) for combo in combinations(cards.DECK_36, size)]
+        answers = dict.fromkeys(answer for options in ANSWERS.values() for answer in options if answer != CLAIM)
+        return (*plays, *answers, CLAIM)
+
+    def announcements(self) -> dict[str, Announcement]:
+        kinds = KINDS_MOSCOW if self.options["preset"] == "moscow" else KINDS_CLASSIC
+        return {kind: Announcement(kind, announce_action(kind), rank, kind in WINS_AT_ONCE)
+                for kind, rank in kinds.items()}
 
     def determinized_match(self, view: JSON, hidden: JSON) -> BuraMatch:
         """A match that continues ``view``'s hand as the real one would if the hidden cards were ``hidden``'s.

@@ -19,6 +19,7 @@ from trickroom.games.bura.tables import (
     ANSWERS,
     BEATS,
     CLAIM,
+    CLAIM_TARGET,
     CODES,
     DECK_IDS,
     ID_OF,
@@ -26,6 +27,8 @@ from trickroom.games.bura.tables import (
     KINDS_MOSCOW,
     PASS,
     POINTS,
+    WINS_AT_ONCE,
+    announce_action,
     combination,
     follow_moves,
     lead_moves,
@@ -35,9 +38,6 @@ from trickroom.games.bura.tables import (
 
 if TYPE_CHECKING:
     from trickroom.games.bura.game import Bura
-
-CLAIM_ONLY = (CLAIM,)
-TRUE_CLAIM = 31
 
 
 def _codes(ids: list[int] | tuple[int, ...]) -> list[str]:
@@ -285,7 +285,7 @@ class BuraMatch(Match):
         kind = rest[0].lower()
         if self.combos.get(seat) != kind:
             raise IllegalAction(f"You do not hold {kind}.", key="illegal.bura.kind_not_held", kind=kind)
-        return f"announce {kind}"
+        return announce_action(kind)
 
     def _check_play(self, seat: int, rest: list[str]) -> str:
         if self.phase == "announce":
@@ -451,7 +451,7 @@ class BuraMatch(Match):
         self.leader = first
         # The leading combination is shown (it is led, or wins the hand); a Bura or Moscow ends the hand, so
         # every announcer shows. Otherwise an outranked announcer keeps their cards hidden: only the kind is public.
-        ends = kind in ("bura", "moscow")
+        ends = kind in WINS_AT_ONCE
         self.announced = [{"seat": s, "kind": k, "cards": _codes(self.hands[s])} if ends or s == first
                           else {"seat": s, "kind": k} for s, k in made]
         events.append({"type": "announced", "announcements": _copy_announcements(self.announced), "leader": first})
@@ -537,7 +537,7 @@ class BuraMatch(Match):
 
     def _claim(self, seat: int, events: list[Event]) -> None:
         points = self.won_points[seat]
-        right = points >= TRUE_CLAIM
+        right = points >= CLAIM_TARGET
         events.append({"type": "claim", "seat": seat, "points": points, "right": right,
                        "cards": _codes(self.won_cards[seat])})
         if right:

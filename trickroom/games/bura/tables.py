@@ -29,16 +29,24 @@ ACE, SIX = 8, 0
 
 CLAIM = "claim"
 PASS = "pass"
+CLAIM_TARGET = 31  # B7: a claim of 31 card points or more is true
+
+# Combination kinds per preset, mapped to their priority (higher leads; B9, B10), and the kinds that win the hand
+# at once instead of only taking the lead (a single Bura; Moscow).
+KINDS_CLASSIC: dict[str, int] = {"bura": 3, "aces": 2, "molodka": 1}
+KINDS_MOSCOW: dict[str, int] = {"moscow": 4, "bura": 3, "little-moscow": 2, "molodka": 1}
+WINS_AT_ONCE = frozenset({"bura", "moscow"})
+
+
+def announce_action(kind: str) -> str:
+    return f"announce {kind}"
+
 
 # The answers in an announcement phase, by the combination the seat holds (None: none).
 ANSWERS: dict[str | None, tuple[str, ...]] = {
     None: (PASS, CLAIM),
-    **{kind: (PASS, f"announce {kind}", CLAIM) for kind in ("bura", "aces", "molodka", "moscow", "little-moscow")},
+    **{kind: (PASS, announce_action(kind), CLAIM) for kind in {**KINDS_CLASSIC, **KINDS_MOSCOW}},
 }
-
-# Combination kinds per preset, mapped to their priority (higher leads; B9, B10).
-KINDS_CLASSIC: dict[str, int] = {"bura": 3, "aces": 2, "molodka": 1}
-KINDS_MOSCOW: dict[str, int] = {"moscow": 4, "bura": 3, "little-moscow": 2, "molodka": 1}
 
 
 def _beats_table(trump: int) -> tuple[bool, ...]:

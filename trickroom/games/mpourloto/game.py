@@ -5,9 +5,17 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import ClassVar
 
-from trickroom.cards import new_seed
+from trickroom.cards import DECK_32, SUITS, new_seed, parse_card, parse_cards, parse_suit
 from trickroom.games.base import JSON, Game, Option
-from trickroom.games.mpourloto.match import MpourlotoMatch
+from trickroom.games.mpourloto import rules
+from trickroom.games.mpourloto.match import (
+    BIDDING1_ACTIONS,
+    BIDDING2_ACTIONS,
+    DONE,
+    EXCHANGE_ACTIONS,
+    PLAY_ACTION,
+    MpourlotoMatch,
+)
 
 
 class Mpourloto(Game):
@@ -17,33 +25,56 @@ class Mpourloto(Game):
     """
 
     name: ClassVar[str] = "mpourloto"
-    title: ClassVar[dict[str, str]] = {"en": "Mpourloto", "ru": "Мпурлото"}
+    title: ClassVar[str] = "Mpourloto"
     min_players: ClassVar[int] = 4
     max_players: ClassVar[int] = 4
+    # Descriptions, short names and choice names: mpourloto.option.* in the narration catalogs (mpourloto.po).
     OPTIONS: ClassVar[tuple[Option, ...]] = (
-        Option("players", 4, {"en": "Mpourloto is played by four players in two teams of partners.",
-                              "ru": "В мпурлото играют вчетвером, две команды партнёров."}, choices=(4,)),
-        Option("partner_relief", False,
-               {"en": "While your partner is winning the trick you need not beat or trump, "
-                      "but you must still follow suit.",
-                "ru": "Пока взятку берёт ваш партнёр, можно не перебивать и не козырять, "
-                      "но масть поддерживать нужно."}),
-        Option("target", 1000, {"en": "The first team to reach this many points wins the match.",
-                                "ru": "Побеждает команда, первой набравшая столько очков."},
-               minimum=100, maximum=10000),
+        Option("players", 4, "mpourloto.option.players", choices=(4,)),
+        Option("partner_relief", False, "mpourloto.option.partner_relief"),
+        Option("target", 1000, "mpourloto.option.target", minimum=100, maximum=10000),
     )
+
+    deck: ClassVar[tuple[str, ...]] = DECK_32
+    teams: ClassVar[tuple[tuple[int, ...], ...]] = rules.TEAMS
 
     def new_match(self, seed: int | None = None, decks: Sequence[Sequence[str]] | None = None) -> MpourlotoMatch:
         return MpourlotoMatch(self, new_seed() if seed is None else seed, decks or ())
 
-    def describe(self, lang: str = "en") -> str:
-        relief = bool(self.options["partner_relief"])
-        target = self.options["target"]
-        if lang == "ru":
-            rule = "без обязанности бить, пока берёт партнёр" if relief else "со строгим правилом перебивать"
-            return f"Мпурлото до {target} очков, {rule}."
-        rule = "partner relief" if relief else "strict overtrumping"
-        return f"Mpourloto to {target} points, {rule}."
+    @classmethod
+    def team_of(cls, seat: int) -> int | None:
+        return rules.team_of(seat) if 0 <= seat < rules.PLAYERS else None
+
+    @classmethod
+    def card_points(cls, card: str, trumps: str | None = None) -> int:
+        return (rules.TRUMP_POINTS if card[1] == trumps else rules.PLAIN_POINTS)[card[0]]  # M2
+
+    @classmethod
+    def rank_order(cls, suit: str, trumps: str | None = None) -> str:
+        return (rules.TRUMP_ORDER if suit == trumps else rules.PLAIN_ORDER)[::-1]  # M2
+
+    @classmethod
+    def _spelled(cls, verb: str, words: list[str]) -> str | None:
+        if verb == "play" and len(words) == 1:
+            return "play " + parse_card(words[0])
+        if verb == "name" and len(words) == 1:
+            return "name " + parse_suit(words[0])
+        if verb == "meld" and words:
+            return rules.meld_action(rules.sort_hand(parse_cards(words)))  # in the order melds_in gives
+        return None
+
+    @classmethod
+    def action_space(cls) -> tuple[str, ...]:
+        melds: list[list[str]] = []
+        for suit in SUITS:
+            for start in range(8):
+                for end in range(start + 3, 9):
+                    melds.append([rank + suit for rank in rules.SEQUENCE_ORDER[start:end]])
+            melds.append(["K" + suit, "Q" + suit])
+        for rank in rules.SEQUENCE_ORDER:
+            melds.append([rank + suit for suit in SUITS])
+        words = dict.fromkeys([*BIDDING1_ACTIONS, *BIDDING2_ACTIONS, *EXCHANGE_ACTIONS, DONE])
+        return (*PLAY_ACTION.values(), *words, *(rules.meld_action(rules.sort_hand(m)) for m in melds))
 
     def determinized_match(self, view: JSON, hidden: JSON) -> MpourlotoMatch:
         """A match continuing the current hand of ``view`` as the real one would, with ``hidden`` filled in.

@@ -15,7 +15,6 @@ from trickroom.cards import (
     RANKS,
     SUITS,
     CardError,
-    card_name,
     deal_rng,
     parse_card,
     parse_cards,
@@ -40,6 +39,7 @@ PLAY_ACTION = {card: "play " + card for card in DECK_32}
 BIDDING1_ACTIONS = ("accept", "pass")
 BIDDING2_ACTIONS = (*(f"name {suit}" for suit in SUITS), "pass")
 EXCHANGE_ACTIONS = ("exchange", "keep")
+DONE = "done"  # no more melds to declare
 
 
 def check_deck(deck: Sequence[str]) -> list[str]:
@@ -141,8 +141,8 @@ class MpourlotoMatch(Match):
     @property
     def standings(self) -> JSON:
         order = [0, 1] if self.scores[0] >= self.scores[1] else [1, 0]
-        return {"kind": "teams", "unit": "points", "teams": [[0, 2], [1, 3]], "scores": list(self.scores),
-                "winner": self.winner, "order": order}
+        return {"kind": "teams", "unit": "points", "teams": [list(team) for team in rules.TEAMS],
+                "scores": list(self.scores), "winner": self.winner, "order": order}
 
     def view(self, seat: int | None) -> JSON:
         own = seat is not None and 0 <= seat < rules.PLAYERS
@@ -178,6 +178,9 @@ class MpourlotoMatch(Match):
             "winner": self.winner,
         }
 
+    def client_view(self, seat: int | None) -> JSON:
+        return {**self.view(seat), "stock": len(self.stock)}  # the cards still to be dealt (M6)
+
     def clone(self) -> MpourlotoMatch:
         twin = object.__new__(MpourlotoMatch)
         twin.__dict__.update(self.__dict__)
@@ -209,7 +212,7 @@ class MpourlotoMatch(Match):
             cards = legal_plays(self.hands[seat], self.trick, trumps, self.win_power, partner_winning)
             legal = [PLAY_ACTION[c] for c in cards]
         elif phase == MELDS:
-            legal = [meld_action(m[1]) for m in self.offered[seat]] + ["done"]
+            legal = [meld_action(m[1]) for m in self.offered[seat]] + [DONE]
         elif phase == BIDDING1:
             legal = list(BIDDING1_ACTIONS)
         elif phase == BIDDING2:
@@ -230,7 +233,7 @@ class MpourlotoMatch(Match):
             if verb == "play" and len(words) == 2:
                 card = parse_card(words[1])
                 if card not in PLAY_ACTION:  # a six: a card, but not of this deck
-                    raise IllegalAction(f"There is no {card_name(card)} in Mpourloto: the deck runs from seven to ace.",
+                    raise IllegalAction(f"There is no {card} in Mpourloto: the deck runs from seven to ace.",
                                         key="illegal.mpourloto.no_card", card=card)
                 canonical = PLAY_ACTION[card]
             elif verb == "name" and len(words) == 2:
@@ -267,7 +270,7 @@ class MpourlotoMatch(Match):
                 code = card[:2]
                 if code[:1] not in RANKS or code[1:] not in SUITS:
                     return IllegalAction("Play one card at a time.", key="illegal.mpourloto.one_card")
-                message = f"You do not hold the {card_name(code)}."
+                message = f"You do not hold {code}."
                 if code in self.hands[seat]:
                     return IllegalAction(message, key="illegal.mpourloto.one_card")
                 return IllegalAction(message, key="illegal.mpourloto.not_held", card=code)
@@ -410,7 +413,7 @@ class MpourlotoMatch(Match):
     # --- melds and play ----------------------------------------------------------------------------------------
 
     def _meld(self, seat: int, action: str) -> None:
-        if action == "done":
+        if action == DONE:
             declared = sum(1 for m in self.declared if m["seat"] == seat)
             self.events.append({"type": "meld_done", "seat": seat, "declared": declared})
             self.melds_done += 1
@@ -441,10 +444,8 @@ class MpourlotoMatch(Match):
         trick.append((seat, card))
         if len(trick) == 1:
             self.win_seat, self.win_power = seat, POWER[trumps][card]
-        elif card[1] == trumps or card[1] == trick[0][1][1]:
-            power = POWER[trumps][card]
-            if power > self.win_power:
-                self.win_seat, self.win_power = seat, power
+        elif (power := rules.taking_power(trumps, trick[0][1][1], card, self.win_power)) is not None:
+            self.win_seat, self.win_power = seat, power
         self.events.append({"type": "play", "seat": seat, "card": card})
         if len(trick) < 4:
             self.turn = (seat + 1) & 3

@@ -49,13 +49,29 @@ POWER: dict[str, dict[str, int]] = {suit: _power_table(suit) for suit in SUITS}
 POINTS: dict[str, dict[str, int]] = {suit: _points_table(suit) for suit in SUITS}
 
 
+def taking_power(trumps: str, led: str, card: str, win_power: int) -> int | None:
+    """``card``'s power when it takes a trick led in ``led`` from the card winning it (power ``win_power``): a
+    trump, or a card of the suit led, higher than the winner; None when it does not take the lead."""
+    if card[1] != trumps and card[1] != led:
+        return None
+    power = POWER[trumps][card]
+    return power if power > win_power else None
+
+
 def sort_hand(cards: Sequence[str]) -> list[str]:
     return sorted(cards, key=SORT_KEY.__getitem__)
 
 
+TEAMS = ((0, 2), (1, 3))  # M1: partners sit opposite
+
+
 def team_of(seat: int) -> int:
-    """Team 0 is seats 0 and 2, team 1 seats 1 and 3."""
+    """Team 0 is seats 0 and 2, team 1 seats 1 and 3 (TEAMS)."""
     return seat & 1
+
+
+def partner_of(seat: int) -> int:
+    return (seat + 2) & 3
 
 
 def card_power(card: str, trumps: str, led: str) -> int:
