@@ -12,7 +12,7 @@ timer that ran out, a server that restarted).
 from __future__ import annotations
 
 import importlib
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any, Protocol
 
 from trickroom.games import Event, Game
@@ -37,15 +37,17 @@ class Bot(Protocol):
 # Thinking time in seconds that the server gives each level (None: the level does not search). The hard level's
 # figure keeps its decisions under 1 s median and 2 s at the 95th percentile on a 2-core machine (docs/bots.md):
 # a search stops at its budget, finishing the world in progress (about a millisecond).
-DEFAULT_BUDGETS: dict[str, float | None] = {"random": None, "easy": None, "normal": None, "hard": 0.9}
+HARD_BUDGET = 0.9
+DEFAULT_BUDGETS: dict[str, float | None] = {"random": None, "easy": None, "normal": None, "hard": HARD_BUDGET}
 
 
 def off_turn_action(bot: Bot, game: Game, seat: int, view: dict[str, Any], events: Sequence[Event],
                     legal: Sequence[str]) -> str | None:
     """What ``bot`` does at a moment when the game is not waiting for ``seat``, or None to do nothing.
 
-    Only Bura has such moments: a claim is legal for every seat at any time. A host (server, arena) asks every
-    bot seat after each event; bots that define ``off_turn`` answer, others (random) never act off turn.
+    Only a game with ``off_turn_actions`` has such moments (Bura: a claim is legal for every seat at any time).
+    A host (server, arena) asks the bot seats after each event; bots that define ``off_turn`` answer, others
+    (random) never act off turn.
     """
     method = getattr(bot, "off_turn", None)
     if method is None:
@@ -54,13 +56,23 @@ def off_turn_action(bot: Bot, game: Game, seat: int, view: dict[str, Any], event
     return action
 
 
-def make_bot(level: str, seed: int | None = None, budget: float | None = None) -> Bot:
-    """A bot of ``level`` (random, easy, normal, hard); ``seed`` makes it reproducible, ``budget`` is the
-    thinking time in seconds for search levels."""
+def acts_off_turn(level: str) -> bool:
+    """Whether bots of ``level`` ever act off turn (they define ``off_turn``), so that a host need not ask the
+    others; False for a level this room does not have."""
+    return level in LEVELS and hasattr(bot_class(level), "off_turn")
+
+
+def bot_class(level: str) -> Callable[..., Bot]:
+    """The class of ``level``'s bots (called with ``seed`` and ``budget``)."""
     try:
         module_name, class_name = LEVELS[level]
     except KeyError:
         raise ValueError(f"Unknown bot level {level!r}; levels: {', '.join(LEVELS)}.") from None
-    cls = getattr(importlib.import_module(module_name), class_name)
-    bot: Bot = cls(seed=seed, budget=budget)
-    return bot
+    cls: Callable[..., Bot] = getattr(importlib.import_module(module_name), class_name)
+    return cls
+
+
+def make_bot(level: str, seed: int | None = None, budget: float | None = None) -> Bot:
+    """A bot of ``level`` (random, easy, normal, hard); ``seed`` makes it reproducible, ``budget`` is the
+    thinking time in seconds for search levels."""
+    return bot_class(level)(seed=seed, budget=budget)

@@ -8,16 +8,20 @@ gets each seat's cards once and the luck of the deal cancels out. In Bura with n
 Each deck is one hand: the first hand of a fresh match dealt from that deck (a Bura redeal is played on to the
 next real hand). Per bot the arena prints hands won (Bura) or its share of all points added (Mpourloto) with a
 95% confidence interval taken over decks, false claims, illegal moves, and the median and 95th-percentile time
-of its decisions that had a real choice (more than one action legal besides a claim).
+of its decisions that had a real choice (more than one action legal besides a claim). With three bots or more,
+it also prints the first bot's lead over each other one, with an interval paired by deck.
 
 Decks run in a process pool (``--workers``, default: every core). A bot seat is ``level`` or ``level:budget``
 (seconds of thinking for search levels; default: the server's budget for that level, DEFAULT_BUDGETS), or
-``ismcts`` for OpenSpiel's ISMCTSBot through trickroom.integrations.openspiel at the same budget as hard.
+``ismcts`` for OpenSpiel's ISMCTSBot through trickroom.integrations.openspiel at the same budget as hard. That
+seat is loaded by name (OUTSIDE_SEATS) when asked for: the integrations sit above the bots, so the bots do not
+import them.
 """
 
 from __future__ import annotations
 
 import argparse
+import importlib
 import json
 import os
 import sys
@@ -27,12 +31,13 @@ from concurrent.futures import Future, ProcessPoolExecutor
 from dataclasses import dataclass, field
 from typing import Any
 
-from trickroom.bots import DEFAULT_BUDGETS, Bot, make_bot, off_turn_action
-from trickroom.bots.stats import percentile, ratio_share
-from trickroom.cards import DECK_32, DECK_36, deal_rng, shuffled
-from trickroom.games import Game, IllegalAction, Match, events_for, load_game
+from trickroom.bots import DEFAULT_BUDGETS, HARD_BUDGET, Bot, make_bot, off_turn_action
+from trickroom.bots.stats import percentile, ratio_difference, ratio_share
+from trickroom.cards import deal_rng, shuffled
+from trickroom.games import GAMES, Event, Game, IllegalAction, Match, events_for, game_class, load_game
 
-DECKS = {"bura": DECK_36, "mpourloto": DECK_32}
+# Seats played by bots from outside trickroom.bots: level -> (module, class), imported when first asked for.
+OUTSIDE_SEATS = {"ismcts": ("trickroom.integrations.openspiel", "ISMCTSSeatBot")}
 MAX_ACTIONS_PER_HAND = 2000  # far above any real hand: a guard against an engine or bot that loops
 
 
@@ -55,11 +60,11 @@ def parse_seats(text: str) -> list[SeatSpec]:
 
 
 def make_seat_bot(spec: SeatSpec, game: Game, seed: int) -> Bot:
-    if spec.level == "ismcts":
-        from trickroom.integrations.openspiel import ISMCTSSeatBot
-
-        budget = spec.budget if spec.budget is not None else DEFAULT_BUDGETS["hard"]
-        return ISMCTSSeatBot(game, seed=seed, budget=budget or 0.7)
+    if spec.level in OUTSIDE_SEATS:  # at the hard level's budget
+        module_name, class_name = OUTSIDE_SEATS[spec.level]
+        seat_class = getattr(importlib.import_module(module_name), class_name)
+        bot: Bot = seat_class(game, seed=seed, budget=spec.budget if spec.budget is not None else HARD_BUDGET)
+        return bot
     budget = spec.budget if spec.budget is not None else DEFAULT_BUDGETS.get(spec.level)
     return make_bot(spec.level, seed=seed, budget=budget)
 
@@ -85,14 +90,18 @@ class DeckResult:
 
 
 def seating(game_name: str, players: int, roles: int, rotation: int) -> list[int]:
-    """Which role (index into --seats) sits at each seat in ``rotation``."""
-    if game_name == "mpourloto":
-        return [(seat + rotation) % 2 for seat in range(4)]
+    """Which role (index into --seats) sits at each seat in ``rotation``: in a game of partners a role is a
+    team, and the teams swap seats from one rotation to the next."""
+    game = game_class(game_name)
+    if game.teams:
+        return [(team + rotation) % len(game.teams) for team in map(game.team_of, range(players))
+                if team is not None]
     return [(seat - rotation) % roles for seat in range(players)]
 
 
 def rotations(game_name: str, players: int) -> int:
-    return 2 if game_name == "mpourloto" else players
+    teams = game_class(game_name).teams
+    return len(teams) if teams else players
 
 
 def bot_seed(seed: int, deck: int, rotation: int, seat: int) -> int:
@@ -100,19 +109,29 @@ def bot_seed(seed: int, deck: int, rotation: int, seat: int) -> int:
 
 
 def play_one_hand(game: Game, match: Match, bots: Sequence[Bot], tallies: Sequence[RoleTally],
-                  role_at: Sequence[int]) -> None:
-    """Play ``match`` until its first real hand (not a redeal) is over, timing every bot decision."""
-    for _ in range(MAX_ACTIONS_PER_HAND):
+                  role_at: Sequence[int], whole_match: bool = False) -> None:
+    """Play ``match`` until its first real hand (not a redeal) is over (``whole_match``: until the match is
+    over), timing every bot decision."""
+    # In a whole match the bots are shown the events from the last deal on (all they read: trickroom.bots.history),
+    # so that a long match is not read again at every decision.
+    hand_start = 0
+    steps = 0  # in the current deal
+    while not match.is_over:
         results = match.hand_results
-        if match.is_over or (results and results[-1].get("reason") != "redeal"):
+        if results and results[-1].get("reason") != "redeal" and not whole_match:
             return
-        if _offer_off_turn(game, match, bots, tallies, role_at):
+        deal = _last_deal(match.events, hand_start) if whole_match else 0
+        steps = 0 if deal != hand_start else steps + 1
+        hand_start = deal
+        if steps > MAX_ACTIONS_PER_HAND:
+            raise RuntimeError(f"hand did not end after {MAX_ACTIONS_PER_HAND} actions")
+        if _offer_off_turn(game, match, bots, tallies, role_at, hand_start):
             continue
         seat = match.to_act[0]
         legal = match.legal_actions(seat)
         tally = tallies[role_at[seat]]
         started = time.perf_counter()
-        action = bots[seat].choose(game, seat, match.view(seat), events_for(match.events, seat), legal)
+        action = bots[seat].choose(game, seat, match.view(seat), events_for(match.events[hand_start:], seat), legal)
         elapsed = time.perf_counter() - started
         if len([a for a in legal if a != "claim"]) > 1:
             tally.times.append(elapsed)
@@ -122,12 +141,21 @@ def play_one_hand(game: Game, match: Match, bots: Sequence[Bot], tallies: Sequen
             tally.illegal += 1
             raise IllegalAction(f"{bots[seat].level} at seat {seat} chose {action!r}, not in {legal}")
         match.apply(seat, action)
-    raise RuntimeError(f"hand did not end after {MAX_ACTIONS_PER_HAND} actions")
+
+
+def _last_deal(events: Sequence[Event], since: int) -> int:
+    """The index of the last ``deal`` event at or after ``since`` (``since`` if there is none)."""
+    for index in range(len(events) - 1, since - 1, -1):
+        if events[index].get("type") == "deal":
+            return index
+    return since
 
 
 def _offer_off_turn(game: Game, match: Match, bots: Sequence[Bot], tallies: Sequence[RoleTally],
-                    role_at: Sequence[int]) -> bool:
+                    role_at: Sequence[int], hand_start: int = 0) -> bool:
     """Give every seat that is not first to act its chance at an off-turn action (a Bura claim)."""
+    if not game.off_turn_actions:
+        return False
     first = match.to_act[0] if match.to_act else None
     for seat, bot in enumerate(bots):
         if seat == first:
@@ -135,7 +163,8 @@ def _offer_off_turn(game: Game, match: Match, bots: Sequence[Bot], tallies: Sequ
         legal = match.legal_actions(seat)
         if not legal:
             continue
-        action = off_turn_action(bot, game, seat, match.view(seat), events_for(match.events, seat), legal)
+        action = off_turn_action(bot, game, seat, match.view(seat), events_for(match.events[hand_start:], seat),
+                                 legal)
         if action is None:
             continue
         if action not in legal:
@@ -150,7 +179,7 @@ def play_deck(game_name: str, options: dict[str, Any], specs: Sequence[SeatSpec]
               deck_index: int) -> DeckResult:
     """Play one deck in every rotation; the unit of work of the process pool."""
     game = load_game(game_name, **options)
-    deck = shuffled(DECKS[game_name], deal_rng(seed, deck_index))
+    deck = shuffled(game.deck, deal_rng(seed, deck_index))
     roles = [RoleTally() for _ in specs]
     result = DeckResult(deck_index, 0.0, roles)
     for rotation in range(rotations(game_name, game.players)):
@@ -164,17 +193,17 @@ def play_deck(game_name: str, options: dict[str, Any], specs: Sequence[SeatSpec]
             result.errors.append(f"deck {deck_index} rotation {rotation}: {type(error).__name__}: {error}")
             continue
         hand = next(h for h in match.hand_results if h.get("reason") != "redeal")
-        _score_hand(game_name, hand, roles, role_at, result)
+        _score_hand(game, hand, roles, role_at, result)
     return result
 
 
-def _score_hand(game_name: str, hand: dict[str, Any], roles: Sequence[RoleTally], role_at: Sequence[int],
+def _score_hand(game: Game, hand: dict[str, Any], roles: Sequence[RoleTally], role_at: Sequence[int],
                 result: DeckResult) -> None:
-    if game_name == "mpourloto":
-        added = hand.get("added") or [0, 0]
-        for seat in (0, 1):  # seat 0 speaks for team 0, seat 1 for team 1
-            roles[role_at[seat]].score += added[seat]
-        result.denominator += added[0] + added[1]
+    if game.teams:  # each team's first seat speaks for it
+        added = hand.get("added") or [0] * len(game.teams)
+        for team, seats in enumerate(game.teams):
+            roles[role_at[seats[0]]].score += added[team]
+        result.denominator += sum(added)
         return
     result.denominator += 1
     winner = hand.get("winner")
@@ -189,9 +218,9 @@ def _score_hand(game_name: str, hand: dict[str, Any], roles: Sequence[RoleTally]
 # --- The command ---------------------------------------------------------------------------------------------
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--game", choices=sorted(DECKS), default="bura")
+    parser.add_argument("--game", choices=sorted(GAMES), default="bura")
     parser.add_argument("--players", type=int, default=None, help="Bura: 2 to 6 (Mpourloto is always 4)")
-    parser.add_argument("--seats", required=True,
+    parser.add_argument("--seats",
                         help="bots by seat (Bura) or by team (Mpourloto): level[:budget],... "
                              "levels random, easy, normal, hard, ismcts")
     parser.add_argument("--hands", type=int, default=200,
@@ -202,18 +231,33 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="a game option, e.g. --option preset=moscow (repeatable)")
     parser.add_argument("--json", metavar="FILE", help="also write the figures as JSON")
     parser.add_argument("--quiet", action="store_true", help="no progress bar")
+    trial = parser.add_argument_group("collusion trial (Bura, 3 or more players; docs/moderation.md)")
+    trial.add_argument("--collusion", action="store_true",
+                       help="measure the collusion flags on whole matches at fair and colluding tables "
+                            "instead of playing --seats")
+    from trickroom.bots import collusion_trial
+
+    collusion_trial.add_arguments(trial)
 
 
 def run(args: argparse.Namespace) -> int:
+    if args.collusion:
+        from trickroom.bots import collusion_trial
+
+        return collusion_trial.run(args)
+    if not args.seats:
+        print("--seats is needed (or --collusion)", file=sys.stderr)
+        return 2
     specs = parse_seats(args.seats)
     options: dict[str, Any] = dict(item.split("=", 1) for item in args.option)
-    if args.game == "bura":
+    teams = game_class(args.game).teams
+    if not teams:
         options["players"] = args.players or len(specs)
         if len(specs) != options["players"]:
             print(f"--seats names {len(specs)} bots for {options['players']} players", file=sys.stderr)
             return 2
-    elif len(specs) != 2:
-        print("Mpourloto takes two teams: --seats TEAM0,TEAM1", file=sys.stderr)
+    elif len(specs) != len(teams):
+        print(f"{args.game} is played by {len(teams)} teams: --seats names one bot per team", file=sys.stderr)
         return 2
     game = load_game(args.game, **options)
     per_deck = rotations(args.game, game.players)
@@ -300,18 +344,29 @@ def summarize(game_name: str, specs: Sequence[SeatSpec], results: Sequence[DeckR
             "p95_s": percentile(times, 0.95),
             "max_s": max(times, default=0.0),
         })
+    # The first bot's lead over each other one, paired deck by deck (the shares' own intervals, side by side,
+    # are wider than the difference's).
+    scores = [[r.roles[role].score for r in results] for role in range(len(specs))]
+    denominators = [r.denominator for r in results]
+    leads = []
+    for role in range(1, len(specs)):
+        lead = ratio_difference(scores[0], scores[role], denominators)
+        leads.append({"bot": specs[0].label, "over": specs[role].label, "seat": role, "lead": lead.value,
+                      "low": lead.low, "high": lead.high})
     return {
         "game": game_name,
         "decks": len(results),
-        "hands": sum(r.denominator for r in results) if game_name == "bura" else None,
+        "hands": None if game_class(game_name).teams else sum(r.denominator for r in results),
         "no_winner": sum(r.no_winner for r in results),
         "bots": bots,
+        "leads": leads,
         "errors": [e for r in results for e in r.errors],
     }
 
 
 def format_summary(args: argparse.Namespace, summary: dict[str, Any], hands: int, wall: float) -> str:
-    measure = "hands won" if args.game == "bura" else "points share"
+    by_teams = bool(game_class(args.game).teams)
+    measure = "points share" if by_teams else "hands won"
     lines = [f"{args.game}: {summary['decks']} duplicate decks, {hands} hands, seed {args.seed}, "
              f"{wall:.0f}s on {args.workers} workers"]
     header = f"{'bot':<14} {measure + ' [95% CI]':<26} {'false claims':>12} {'illegal':>8} " \
@@ -321,7 +376,10 @@ def format_summary(args: argparse.Namespace, summary: dict[str, Any], hands: int
         interval = f"{100 * bot['share']:.1f}% [{100 * bot['low']:.1f}, {100 * bot['high']:.1f}]"
         lines.append(f"{bot['bot']:<14} {interval:<26} {bot['false_claims']:>12} {bot['illegal']:>8} "
                      f"{bot['decisions']:>9} {bot['median_s']:>7.3f}s {bot['p95_s']:>7.3f}s")
-    if args.game == "bura":
+    for lead in summary["leads"] if len(summary["bots"]) > 2 else ():  # with two, the shares say it all
+        lines.append(f"{lead['bot']} leads {lead['over']} (bot {lead['seat'] + 1}) by {100 * lead['lead']:+.1f} "
+                     f"[{100 * lead['low']:+.1f}, {100 * lead['high']:+.1f}] percentage points, paired by deck")
+    if not by_teams:
         lines.append(f"hands nobody won (false claim or no claim): {summary['no_winner']}")
     for error in summary["errors"][:20]:
         lines.append(f"ERROR {error}")

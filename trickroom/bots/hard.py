@@ -2,22 +2,19 @@
 (trickroom.bots.bura.tree); Mpourloto: flat determinized Monte Carlo search over the engine
 (trickroom.bots.search).
 
-Thinking time: ``budget`` seconds per decision (default: DEFAULT_BUDGETS["hard"], the server's figure). A
-decision with a single legal action (a claim aside) is answered at once. For reproducible tests, set
-``max_worlds`` (a cap on sampled worlds; in Bura, on tree iterations, each in a new world) and a budget large
-enough never to be reached. A host that must stop a search early (the player came back, the server shuts down)
-sets ``cancel``; the search then answers with its best action so far. Claims in Bura are decided by exact
-counting, never by search.
+Thinking time: ``budget`` seconds per decision (default: HARD_BUDGET, the server's figure). A decision with a
+single legal action (a claim aside) is answered at once. For reproducible tests, set ``max_worlds`` (a cap on
+sampled worlds; in Bura, on tree iterations, each in a new world) and a budget large enough never to be
+reached. Claims in Bura are decided by exact counting, never by search.
 """
 
 from __future__ import annotations
 
 import random
-import threading
 from collections.abc import Sequence
 from typing import Any
 
-from trickroom.bots import DEFAULT_BUDGETS
+from trickroom.bots import HARD_BUDGET
 from trickroom.bots.levels import game_module
 from trickroom.bots.normal import NormalBot
 from trickroom.bots.search import Budget, SearchResult
@@ -31,10 +28,8 @@ class HardBot(NormalBot):
 
     def __init__(self, seed: int | None = None, budget: float | None = None, max_worlds: int | None = None) -> None:
         self.rng = random.Random(seed)
-        default = DEFAULT_BUDGETS["hard"]
-        self.budget = budget if budget is not None else (default if default is not None else 0.7)
+        self.budget = budget if budget is not None else HARD_BUDGET
         self.max_worlds = max_worlds
-        self.cancel = threading.Event()
         self.last_search: SearchResult | None = None  # for benchmarks and curious tests
 
     def choose(self, game: Game, seat: int, view: dict[str, Any], events: Sequence[Event],
@@ -46,7 +41,7 @@ class HardBot(NormalBot):
             action: str = module.normal_action(game, seat, view, events, legal, self.rng)
             self.last_search = None
             return action
-        budget = Budget(self.budget, self.max_worlds, self.cancel)
+        budget = Budget(self.budget, self.max_worlds)
         result: SearchResult = module.hard_search(game, seat, view, events, legal, self.rng, budget)
         self.last_search = result
         return result.action

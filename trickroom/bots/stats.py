@@ -43,6 +43,25 @@ def ratio_share(numerators: Sequence[float], denominators: Sequence[float]) -> S
     return Share(ratio, max(0.0, ratio - Z_95 * std_error), min(1.0, ratio + Z_95 * std_error), n)
 
 
+def ratio_difference(first: Sequence[float], second: Sequence[float], denominators: Sequence[float]) -> Share:
+    """How far ``first``'s share is ahead of ``second``'s (negative: behind), with a 95% interval, each deck one
+    sample. The two are paired (the same decks, the seats rotated), so the interval is narrower than the two
+    shares' intervals side by side; it is not clipped (a lead runs from -1 to 1)."""
+    if not len(first) == len(second) == len(denominators):
+        raise ValueError("the sequences differ in length")
+    n = len(first)
+    total_den = sum(denominators)
+    if n == 0 or total_den == 0:
+        return Share(0.0, -1.0, 1.0, n)
+    lead = (sum(first) - sum(second)) / total_den
+    if n < 2:
+        return Share(lead, -1.0, 1.0, n)
+    mean_den = total_den / n
+    residual_sq = sum((a - b - lead * y) ** 2 for a, b, y in zip(first, second, denominators, strict=True))
+    std_error = math.sqrt(residual_sq / (n * (n - 1))) / mean_den
+    return Share(lead, max(-1.0, lead - Z_95 * std_error), min(1.0, lead + Z_95 * std_error), n)
+
+
 def percentile(values: Sequence[float], fraction: float) -> float:
     """The ``fraction`` percentile (0..1) with linear interpolation; 0.0 for no values."""
     if not values:

@@ -7,14 +7,14 @@ from collections.abc import Collection, Sequence
 from typing import Any
 
 from trickroom.bots.bura.inference import TRIES, read_moves
-from trickroom.bots.bura.memory import TRUE_CLAIM, Memory, card_points, remember, sample_hidden
+from trickroom.bots.bura.memory import CLAIM_TARGET, Memory, card_points, remember, sample_hidden
 from trickroom.bots.bura.policy import choose_play
 from trickroom.bots.bura.rollout import Playout
 from trickroom.bots.bura.tree import tree_search
 from trickroom.bots.search import Budget, SearchResult
 from trickroom.games import Event, Game
+from trickroom.games.bura.tables import CLAIM
 
-CLAIM = "claim"
 EASY_RANDOM_PLAY = 0.2  # how often the easy level plays any cards without thinking
 EASY_OVERCOUNT = 0.12  # hands in which the easy level believes it has more points than it has
 EASY_UNDERCOUNT = 0.10  # ... fewer
@@ -51,7 +51,7 @@ def heuristic_action(view: dict[str, Any], legal: Sequence[str], points: Sequenc
 # --- normal ------------------------------------------------------------------------------------------------
 
 def claim_now(memory: Memory, legal: Sequence[str]) -> bool:
-    return CLAIM in legal and memory.points[memory.seat] >= TRUE_CLAIM
+    return CLAIM in legal and memory.points[memory.seat] >= CLAIM_TARGET
 
 
 def normal_action(game: Game, seat: int, view: dict[str, Any], events: Sequence[Event], legal: Sequence[str],
@@ -93,7 +93,7 @@ def easy_count(memory: Memory, view: dict[str, Any], bot_seed: int) -> int:
 
 def easy_claim(view: dict[str, Any], events: Sequence[Event], legal: Sequence[str], bot_seed: int) -> bool:
     memory = remember(view, events)
-    return CLAIM in legal and memory.tricks > 0 and easy_count(memory, view, bot_seed) >= TRUE_CLAIM
+    return CLAIM in legal and memory.tricks > 0 and easy_count(memory, view, bot_seed) >= CLAIM_TARGET
 
 
 def easy_action(game: Game, seat: int, view: dict[str, Any], events: Sequence[Event], legal: Sequence[str],
@@ -150,8 +150,9 @@ def hard_search(game: Game, seat: int, view: dict[str, Any], events: Sequence[Ev
         return SearchResult(CLAIM, 0)
     actions = [a for a in legal if a != CLAIM]
     fallback = heuristic_action(view, actions, memory.points, memory.unseen)
-    if any(a.startswith("announce bura") or a.startswith("announce moscow") for a in actions):
-        return SearchResult(next(a for a in actions if a in ("announce bura", "announce moscow")), 0)
+    winning = [a.action for a in game.announcements().values() if a.wins_hand and a.action in actions]
+    if winning:
+        return SearchResult(winning[0], 0)  # it wins the hand (or, against another Bura, may): nothing to search
     played = set(memory.played)
 
     moves = read_moves(view, events)

@@ -15,15 +15,11 @@ from typing import Any
 
 from trickroom.bots.history import current_hand_events
 from trickroom.bots.sampling import deal_hidden
-from trickroom.cards import DECK_36
 from trickroom.games import Event
+from trickroom.games.bura import Bura
 
-CARD_POINTS = {"A": 11, "T": 10, "K": 4, "Q": 3, "J": 2}
-TRUE_CLAIM = 31
-
-
-def card_points(card: str) -> int:
-    return CARD_POINTS.get(card[0], 0)
+CLAIM_TARGET: int = Bura.claim_target  # B7: a seat claims when its exact count reaches this
+card_points = Bura.card_points
 
 
 @dataclass
@@ -64,7 +60,7 @@ def remember(view: dict[str, Any], events: Sequence[Event]) -> Memory:
     visible = set(hand) | played
     if trump_card:
         visible.add(trump_card)
-    unseen = [c for c in DECK_36 if c not in visible]
+    unseen = [c for c in Bura.deck if c not in visible]
     memory = Memory(seat, hand, points, tricks, played, unseen, stock=int(view["stock"]), trump_card=trump_card)
     memory.sizes = {s: int(n) for s, n in enumerate(view["hand_sizes"]) if s != seat and view["in_hand"][s]}
     if face_up_holder is not None:

@@ -12,39 +12,34 @@ from collections.abc import Collection, Sequence
 from functools import lru_cache
 from math import comb
 
-from trickroom.bots.bura.memory import TRUE_CLAIM, card_points
-from trickroom.cards import RANKS
-from trickroom.games.bura.tables import BURA_RANKS
+from trickroom.bots.bura.memory import CLAIM_TARGET, card_points
+from trickroom.cards import SUITS
+from trickroom.games.bura import Bura, tables
 
 DECIDES = 60.0  # the value of winning (or stopping an opponent from winning) the hand with this trick
 
 
 def rank_index(card: str) -> int:
-    return BURA_RANKS.index(card[0])  # Bura's order (B1): the ten ranks just below the ace, above the king
+    return tables.BURA_RANKS.index(card[0])  # Bura's order (B1), low to high: a heuristic's measure of strength
 
 
 def beats(card: str, other: str, trump: str) -> bool:
-    if card[1] == other[1]:
-        return rank_index(card) > rank_index(other)
-    return card[1] == trump
+    """B5, from the engine's table: a higher card of the same suit, or a trump against a plain card."""
+    return tables.BEATS[SUITS.index(trump)][tables.ID_OF[card] * 36 + tables.ID_OF[other]]
 
 
 def play_beats(play: Sequence[str], winning: Sequence[str], trump: str) -> bool:
-    """B5: each card of ``play`` pairs with one of ``winning`` that it beats."""
+    """B5, by the engine: each card of ``play`` pairs with one of ``winning`` that it beats."""
     if len(play) != len(winning):
         return False
-    if len(play) == 1:
-        return beats(play[0], winning[0], trump)
-    first = play[0]
-    for index, target in enumerate(winning):
-        if beats(first, target, trump) and play_beats(play[1:], [*winning[:index], *winning[index + 1:]], trump):
-            return True
-    return False
+    ids = tables.ID_OF
+    return tables.play_beats(tuple(ids[c] for c in play), tuple(ids[c] for c in winning),
+                             tables.BEATS[SUITS.index(trump)])
 
 
 def _beaters_table() -> dict[str, dict[str, frozenset[str]]]:
-    deck = [r + s for s in "SHDC" for r in RANKS]
-    return {trump: {card: frozenset(o for o in deck if beats(o, card, trump)) for card in deck} for trump in "SHDC"}
+    deck = Bura.deck
+    return {trump: {card: frozenset(o for o in deck if beats(o, card, trump)) for card in deck} for trump in SUITS}
 
 
 BEATERS = _beaters_table()  # trump -> card -> the cards that beat it
@@ -99,7 +94,7 @@ def score_play(play: Sequence[str], trick: Sequence[tuple[int, Sequence[str]]], 
         chance = beat_chance(play, unseen, trump, hand_size * later_players)
         pot = own_points + 2.0 * len(play) * later_players
         score = (1 - chance) * pot - chance * (own_points + 4.0 * len(play)) - 0.5 * spent
-        if mine + pot >= TRUE_CLAIM:
+        if mine + pot >= CLAIM_TARGET:
             score += (1 - chance) * DECIDES
         # Long leads of cheap cards make the others spend or throw cards; they are worth a little extra.
         score += 0.8 * (len(play) - 1) * (1 - chance)
@@ -113,11 +108,11 @@ def score_play(play: Sequence[str], trick: Sequence[tuple[int, Sequence[str]]], 
     if play_beats(play, winning, trump):
         chance = beat_chance(play, unseen, trump, hand_size * later_players) if later_players else 0.0
         score = (1 - chance) * pot - chance * pot - spent
-        if mine + pot >= TRUE_CLAIM:
+        if mine + pot >= CLAIM_TARGET:
             score += (1 - chance) * DECIDES
         return score
     # Not beating: the points go to whoever wins the trick; throw cheap cards, keep trumps.
     score = -pot - spent
-    if points[winner] + pot >= TRUE_CLAIM and not later_players:
+    if points[winner] + pot >= CLAIM_TARGET and not later_players:
         score -= DECIDES
     return score

@@ -15,10 +15,11 @@ from collections.abc import Callable, Collection, Mapping, Sequence
 from itertools import combinations
 from typing import Any
 
-from trickroom.bots.bura.memory import TRUE_CLAIM, card_points
+from trickroom.bots.bura.memory import CLAIM_TARGET, card_points
 from trickroom.bots.bura.policy import DECIDES, _miss_chance, beats, keep_value
 from trickroom.cards import SUITS
-from trickroom.games.bura.tables import BEATS, ID_OF, KINDS_CLASSIC, KINDS_MOSCOW, play_beats
+from trickroom.games.bura import tables
+from trickroom.games.bura.tables import BEATS, ID_OF, KINDS_CLASSIC, KINDS_MOSCOW, WINS_AT_ONCE, play_beats
 
 _ID = ID_OF.__getitem__
 NOBODY = -1
@@ -78,16 +79,7 @@ def sorted_cards(cards: Sequence[str]) -> list[str]:
 
 def combination(hand: Sequence[str], trump: str, moscow: bool) -> str | None:
     """The engine's combination of a three-card hand (tables.combination, on card codes)."""
-    if len(hand) != 3:
-        return None
-    a, b, c = hand
-    if a[1] == b[1] == c[1]:
-        return "bura" if a[1] == trump else "molodka"
-    if a[0] == b[0] == c[0] == "A":
-        return "moscow" if moscow else "aces"
-    if moscow and a[0] == b[0] == c[0] == "6" and trump in (a[1], b[1], c[1]):
-        return "little-moscow"
-    return None
+    return tables.combination([ID_OF[card] for card in hand], SUITS.index(trump), moscow)
 
 
 class Playout:
@@ -210,7 +202,7 @@ class Playout:
         self._draw(winner)
         if not self.hands[winner]:
             return NOBODY  # B8: the last trick ends the hand at once; no one can claim after it, even with 31
-        if self.points[winner] >= TRUE_CLAIM:
+        if self.points[winner] >= CLAIM_TARGET:
             return winner  # the normal level claims the moment it reaches 31
         self.leader = winner
         return self._start_trick()
@@ -261,10 +253,8 @@ class Playout:
             return UNDECIDED
         top = max(self.kinds[kind] for _, kind in made)
         first, kind = next((s, k) for s, k in made if self.kinds[k] == top)
-        if kind == "moscow":
-            return first
-        if kind == "bura":
-            others = [s for s in self._clockwise(first)[1:] if combos[s] == "bura"]
+        if kind in WINS_AT_ONCE:  # a single one wins the hand; several Buras play one trick between them
+            others = [s for s in self._clockwise(first)[1:] if combos[s] == kind]
             if not others:
                 return first
             self.leader = first
@@ -315,7 +305,7 @@ def heuristic_choice(plays: Sequence[Sequence[str]], trick: Sequence[tuple[int, 
             chance = beat_chance(play)
             pot = own_points + 2.0 * len(play) * later_players
             score = (1 - chance) * pot - chance * (own_points + 4.0 * len(play)) - 0.5 * spent
-            if mine + pot >= TRUE_CLAIM:
+            if mine + pot >= CLAIM_TARGET:
                 score += (1 - chance) * DECIDES
             score += 0.8 * (len(play) - 1) * (1 - chance)
             if score > best_score:
@@ -334,11 +324,11 @@ def heuristic_choice(plays: Sequence[Sequence[str]], trick: Sequence[tuple[int, 
         if _heuristic_play_beats(play, winning, table):
             chance = beat_chance(play) if later_players else 0.0
             score = (1 - chance) * pot - chance * pot - spent
-            if mine + pot >= TRUE_CLAIM:
+            if mine + pot >= CLAIM_TARGET:
                 score += (1 - chance) * DECIDES
         else:
             score = -pot - spent
-            if points[winner] + pot >= TRUE_CLAIM and not later_players:
+            if points[winner] + pot >= CLAIM_TARGET and not later_players:
                 score -= DECIDES
         if score > best_score:
             best_index, best_score = index, score

@@ -17,11 +17,12 @@ from typing import Any
 
 from trickroom.bots.history import current_hand_events
 from trickroom.bots.sampling import deal_hidden
-from trickroom.cards import DECK_32
 from trickroom.games import Event
-from trickroom.games.mpourloto.rules import card_power, legal_plays
+from trickroom.games.mpourloto import Mpourloto
+from trickroom.games.mpourloto.match import BIDDING1, BIDDING2, EXCHANGE
+from trickroom.games.mpourloto.rules import card_power, legal_plays, partner_of
 
-BIDDING_PHASES = ("bidding1", "bidding2", "exchange")
+BIDDING_PHASES = (BIDDING1, BIDDING2, EXCHANGE)  # the face-up card is still face up
 
 
 @dataclass
@@ -44,7 +45,7 @@ def remember(view: dict[str, Any], events: Sequence[Event]) -> Memory:
     bidding = view["phase"] in BIDDING_PHASES
     if bidding and view["face_up"]:
         in_view.add(view["face_up"])
-    unseen = [c for c in DECK_32 if c not in in_view]
+    unseen = [c for c in Mpourloto.deck if c not in in_view]
     sizes = {s: int(n) for s, n in enumerate(view["hand_sizes"]) if s != seat}
     memory = Memory(seat, hand, unseen, sizes, {s: set() for s in sizes}, {s: set() for s in sizes})
     memory.stock_size = len(unseen) - sum(sizes.values())
@@ -82,7 +83,7 @@ def _infer_voids(memory: Memory, view: dict[str, Any], hand_events: Sequence[Eve
             continue
         player, card = int(event["seat"]), str(event["card"])
         if trick and player != memory.seat:
-            partner_winning = relief and win_seat == (player + 2) & 3
+            partner_winning = relief and win_seat == partner_of(player)
             for other in unseen_now:
                 if card not in legal_plays([card, other], trick, trumps, win_power, partner_winning):
                     memory.forbidden[player].add(other)

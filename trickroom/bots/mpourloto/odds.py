@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Any
 
-from trickroom.cards import DECK_32
+from trickroom.games.mpourloto import Mpourloto
 from trickroom.games.mpourloto.rules import POWER
 
 
@@ -21,7 +21,7 @@ class Odds:
         self.trumps: str = view["trumps"]
         others = [s for s in range(4) if s != seat]
         seen = set(view["played"]) | set(view["hand"])
-        self.unseen = [c for c in DECK_32 if c not in seen]
+        self.unseen = [c for c in Mpourloto.deck if c not in seen]
         known: dict[int, set[str]] = {s: set() for s in others}
         turned, dealer = view.get("turned_card"), int(view["dealer"])
         if turned and turned not in seen and dealer != seat:

@@ -12,8 +12,9 @@ from collections.abc import Set as AbstractSet
 from typing import Any
 
 from trickroom.bots.mpourloto.odds import Odds
-from trickroom.cards import DECK_32, SUITS
-from trickroom.games.mpourloto.rules import POINTS, POWER, TRUMP_BASE, card_power
+from trickroom.cards import SUITS
+from trickroom.games.mpourloto import Mpourloto
+from trickroom.games.mpourloto.rules import POINTS, POWER, TEAMS, TRUMP_BASE, card_power, partner_of, team_of
 
 # How much a card is worth towards taking tricks when its suit is trumps, and when it is not (rough trick
 # equivalents; the jack and nine of trumps are the two best cards of the game).
@@ -63,7 +64,7 @@ def _turned_share(seat: int, dealer: int, face_up: str, suit: str, hand: Sequenc
         return value - TRUMP_STRENGTH["7"]
     if seat == dealer:
         return value
-    if seat == (dealer + 2) & 3:
+    if seat == partner_of(dealer):
         return value / 2
     return 0.0
 
@@ -114,12 +115,12 @@ def play(view: dict[str, Any], legal_cards: Sequence[str],
             win_seat, win_power = s, p
     winners = [c for c in legal_cards if card_power(c, trumps, led) > win_power]
     if len(trick) == 3:  # last to play: the trick is decided now
-        if win_seat == (seat + 2) & 3:
+        if win_seat == partner_of(seat):
             return _gift(legal_cards, trumps)
         return min(winners, key=cheap) if winners else min(legal_cards, key=cheap)
     odds = Odds(view, forbidden)
-    opponents_after = [(seat + k) & 3 for k in range(1, 4 - len(trick)) if (seat + k) & 1 != seat & 1]
-    if win_seat == (seat + 2) & 3:
+    opponents_after = [(seat + k) & 3 for k in range(1, 4 - len(trick)) if team_of((seat + k) & 3) != team_of(seat)]
+    if win_seat == partner_of(seat):
         winning_card = next(c for s, c in trick if s == win_seat)
         if odds.holds(winning_card, led, opponents_after) >= SAFE_FOR_PARTNER:
             return _gift(legal_cards, trumps)
@@ -144,7 +145,7 @@ def _gift(legal_cards: Sequence[str], trumps: str) -> str:
     return max(gifts, key=lambda c: (points[c], -power[c]))
 
 
-_ALL_CARDS = frozenset(DECK_32)
+_ALL_CARDS = frozenset(Mpourloto.deck)
 
 
 def _trumps_out(trumps: str, outstanding: AbstractSet[str]) -> bool:
@@ -168,7 +169,7 @@ def _lead(view: dict[str, Any], hand: list[str], legal: Sequence[str], outstandi
     if plain_masters:
         if trumps_out:
             odds = Odds(view, forbidden)
-            opponents = ((seat + 1) & 3, (seat + 3) & 3)
+            opponents = TEAMS[1 - team_of(seat)]
             plain_masters = [c for c in plain_masters if odds.holds(c, c[1], opponents) >= CASH_MASTER]
         if plain_masters:
             return max(plain_masters, key=lambda c: (points[c], power[c]))
