@@ -9,30 +9,33 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from trickroom.cards import card_name, cards_name, suit_name
-from trickroom.narration import player_name, russian_count, translate
+from trickroom.games.mpourloto import Mpourloto
+from trickroom.narration import capitalized, player_name, translate
+from trickroom.narration.names import card_words, suit_name
 
 Message = tuple[str, dict[str, Any]]
 DOMAIN = "mpourloto"
 
 
-def points_text(points: int, lang: str) -> str:
-    """``"14 points"`` / ``"14 очков"``, with Russian plural forms."""
-    if lang != "ru":
-        return f"{points} point" if points == 1 else f"{points} points"
-    return russian_count(points, "очко", "очка", "очков")
+def points_text(points: int, lang: str, case: str = "nom") -> str:
+    """``"14 points"``, ``"14 очков"``, ``"14 πόντοι"`` (``case="acc"``: ``"14 πόντους"``): the catalog's plural
+    form for the number."""
+    return translate("points.acc" if case == "acc" else "points", lang, DOMAIN, points, count=points)
+
+
+def point_words(name: str, points: int, lang: str) -> dict[str, str]:
+    """``{name}`` and ``{name_acc}``: a number of points in both cases."""
+    return {name: points_text(points, lang), f"{name}_acc": points_text(points, lang, "acc")}
 
 
 def team_text(team: int, seat: int | None, names: Sequence[str], lang: str) -> str:
-    if seat is not None and 0 <= seat < 4:
-        key = "team.yours" if seat % 2 == team else "team.other"
+    mine = None if seat is None else Mpourloto.team_of(seat)
+    if mine is not None:
+        key = "team.yours" if mine == team else "team.other"
         return translate(key, lang, DOMAIN)
-    return translate("team.of", lang, DOMAIN, first=player_name(team, names, lang),
-                     second=player_name(team + 2, names, lang))
-
-
-def _capital(text: str) -> str:
-    return text[:1].upper() + text[1:]
+    first, second = Mpourloto.teams[team]
+    return translate("team.of", lang, DOMAIN, first=player_name(first, names, lang),
+                     second=player_name(second, names, lang))
 
 
 def _who(event_seat: int, seat: int | None, names: Sequence[str], lang: str) -> tuple[bool, str]:
@@ -46,14 +49,19 @@ def message(event: Mapping[str, Any], seat: int | None, names: Sequence[str], la
 
 
 def _deal(event: Mapping[str, Any], seat: int | None, names: Sequence[str], lang: str) -> Message:
+    """The deal; at the match's first, a seated listener's partner is named ("Your partner is Anna.")."""
     you, name = _who(event["dealer"], seat, names, lang)
-    return ("deal.you" if you else "deal"), {"hand": event["hand"], "name": name,
-                                             "card": card_name(event["face_up"], lang, "acc")}
+    params: dict[str, Any] = {"hand": event["hand"], "name": name, **card_words("card", event["face_up"], lang)}
+    key = "deal.you" if you else "deal"
+    team = Mpourloto.team_of(seat) if seat is not None else None
+    if event["hand"] == 1 and team is not None:
+        key += ".partner"
+        params["partner"] = player_name(next(s for s in Mpourloto.teams[team] if s != seat), names, lang)
+    return key, params
 
 
 def _cards(event: Mapping[str, Any], seat: int | None, names: Sequence[str], lang: str) -> Message:
-    cards = cards_name(event["cards"], lang, "acc")
-    return ("cards.deal" if event["stage"] == "deal" else "cards.complete"), {"cards": cards}
+    return ("cards.deal" if event["stage"] == "deal" else "cards.complete"), card_words("cards", event["cards"], lang)
 
 
 def _bid(event: Mapping[str, Any], seat: int | None, names: Sequence[str], lang: str) -> Message:
@@ -67,24 +75,25 @@ def _bid(event: Mapping[str, Any], seat: int | None, names: Sequence[str], lang:
 
 def _exchange(event: Mapping[str, Any], seat: int | None, names: Sequence[str], lang: str) -> Message:
     you, name = _who(event["seat"], seat, names, lang)
-    return ("exchange.you" if you else "exchange"), {"name": name, "card": card_name(event["card"], lang, "acc"),
-                                                     "took": card_name(event["took"], lang, "acc")}
+    return ("exchange.you" if you else "exchange"), {"name": name, **card_words("card", event["card"], lang),
+                                                     **card_words("took", event["took"], lang)}
 
 
 def _keep(event: Mapping[str, Any], seat: int | None, names: Sequence[str], lang: str) -> Message:
-    return "keep.you", {"card": card_name(event["card"], lang, "acc")}
+    return "keep.you", card_words("card", event["card"], lang)
 
 
 def _deal_complete(event: Mapping[str, Any], seat: int | None, names: Sequence[str], lang: str) -> Message:
     you, name = _who(event["dealer"], seat, names, lang)
-    return ("deal_complete.you" if you else "deal_complete"), {"name": name,
-                                                               "card": card_name(event["card"], lang, "acc")}
+    return ("deal_complete.you" if you else "deal_complete"), {"name": name, **card_words("card", event["card"], lang)}
 
 
 def _meld(event: Mapping[str, Any], seat: int | None, names: Sequence[str], lang: str) -> Message:
     you, name = _who(event["seat"], seat, names, lang)
-    params = {"name": name, "cards": cards_name(event["cards"], lang, "acc"),
-              "points": points_text(event["points"], lang), "length": len(event["cards"])}
+    length = len(event["cards"])
+    params = {"name": name, **card_words("cards", event["cards"], lang), **point_words("points", event["points"], lang)}
+    if event["kind"] == "run":  # a run of three, of four, of five or more: each with its own name in Greek
+        params["run"] = translate(f"run.{min(length, 5)}", lang, DOMAIN, length=length)
     return f"meld.{event['kind']}{'.you' if you else ''}", params
 
 
@@ -97,23 +106,24 @@ def _meld_done(event: Mapping[str, Any], seat: int | None, names: Sequence[str],
 
 def _play(event: Mapping[str, Any], seat: int | None, names: Sequence[str], lang: str) -> Message:
     you, name = _who(event["seat"], seat, names, lang)
-    return ("play.you" if you else "play"), {"name": name, "card": card_name(event["card"], lang, "acc")}
+    return ("play.you" if you else "play"), {"name": name, **card_words("card", event["card"], lang)}
 
 
 def _trick(event: Mapping[str, Any], seat: int | None, names: Sequence[str], lang: str) -> Message:
     you, name = _who(event["winner"], seat, names, lang)
-    params: dict[str, Any] = {"name": name, "points": points_text(event["points"], lang)}
+    params: dict[str, Any] = {"name": name, **point_words("points", event["points"], lang)}
     key = "trick"
     if event.get("last"):
         key = "trick.capo" if event["capo"] else "trick.last"
         team = team_text(event["team"], seat, names, lang)
-        params["team"], params["team_cap"] = team, _capital(team)
-        params["bonus"] = points_text(event["bonus"], lang)
+        params["team"], params["team_cap"] = team, capitalized(team)
+        params.update(point_words("bonus", event["bonus"], lang))
     return key + (".you" if you else ""), params
 
 
 def _ordered_teams(seat: int | None) -> tuple[int, int]:
-    return (seat % 2, 1 - seat % 2) if seat is not None and 0 <= seat < 4 else (0, 1)
+    mine = None if seat is None else Mpourloto.team_of(seat)
+    return (0, 1) if mine is None else (mine, 1 - mine)
 
 
 def _hand_end(event: Mapping[str, Any], seat: int | None, names: Sequence[str], lang: str) -> Message:
@@ -122,14 +132,19 @@ def _hand_end(event: Mapping[str, Any], seat: int | None, names: Sequence[str], 
     totals, scores = event["totals"], event["scores"]
     params = {
         "hand": event["hand"],
-        "first": team_text(first, seat, names, lang), "first_cap": _capital(team_text(first, seat, names, lang)),
-        "second": team_text(second, seat, names, lang),
-        "first_total": points_text(totals[first], lang), "second_total": points_text(totals[second], lang),
-        "makers": team_text(makers, seat, names, lang), "opponents": team_text(1 - makers, seat, names, lang),
-        "sum": points_text(totals[0] + totals[1], lang),
+        "first": team_text(first, seat, names, lang), "second": team_text(second, seat, names, lang),
+        **point_words("first_total", totals[first], lang), **point_words("second_total", totals[second], lang),
+        "makers": team_text(makers, seat, names, lang), "makers_cap": capitalized(team_text(makers, seat, names, lang)),
+        "opponents": team_text(1 - makers, seat, names, lang), **point_words("sum", totals[0] + totals[1], lang),
         "first_score": scores[first], "second_score": scores[second],
     }
-    return ("hand_end.mesa" if event["mesa"] else "hand_end"), params
+    key = "hand_end.mesa" if event["mesa"] else "hand_end"
+    melds = event.get("meld_points") or [0, 0]
+    if not any(melds):
+        return key, params
+    said = translate("melds.tally", lang, DOMAIN, first=params["first"], second=params["second"],
+                     first_melds=melds[first], second_melds=melds[second])
+    return "summary", {"result": translate(key, lang, DOMAIN, **params), "melds": said}
 
 
 def _throw_in(event: Mapping[str, Any], seat: int | None, names: Sequence[str], lang: str) -> Message:
@@ -144,7 +159,7 @@ def _extra_hands(event: Mapping[str, Any], seat: int | None, names: Sequence[str
 def _match_end(event: Mapping[str, Any], seat: int | None, names: Sequence[str], lang: str) -> Message:
     winner = event["winner"]
     scores = event["scores"]
-    return "match_end", {"team": _capital(team_text(winner, seat, names, lang)), "won": scores[winner],
+    return "match_end", {"team": capitalized(team_text(winner, seat, names, lang)), "won": scores[winner],
                          "lost": scores[1 - winner]}
 
 

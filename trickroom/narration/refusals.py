@@ -8,11 +8,12 @@ in mpourloto.po, every other ``illegal.*`` (shared by the games, or raised by ca
 Parameters become words here, in the language and grammatical case the template asks for: a parameter ``card``
 gives ``{card}`` (nominative) and ``{card_acc}`` (accusative), ``cards`` gives ``{cards}`` and ``{cards_acc}``,
 ``suit`` ``{suit}``, ``kind`` ``{kind}`` and ``{kind_acc}``, ``kinds`` ``{kinds}``, ``actions`` ``{actions}`` (the
-actions spoken, joined), ``count`` ``{count}`` and ``{count_cards}`` ("2 cards", "2 карты"); anything else is
-said as it is. When ``cards`` holds several cards and the catalog has ``<key>.many``, that template is used.
+actions spoken, joined), ``count`` ``{count}`` and ``{count_cards}`` ("2 cards", with the catalog's plural
+form); anything else is said as it is. When ``cards`` holds several cards and the catalog has ``<key>.many``,
+that template is used.
 
-    refusal(IllegalAction("You must follow suit.", key="illegal.mpourloto.follow", suit="S"), "ru")
-    # -> "Нужно ходить в масть."
+    refusal(IllegalAction("You must follow suit.", key="illegal.mpourloto.follow", suit="S"), "el")
+    # -> "Πρέπει να ακολουθήσετε το χρώμα."
 """
 
 from __future__ import annotations
@@ -21,7 +22,8 @@ from collections.abc import Sequence
 from typing import Any
 
 from trickroom import cards
-from trickroom.narration import catalog, language, russian_count, translate
+from trickroom.narration import catalog, language, template, translate
+from trickroom.narration.names import card_words, suit_name
 
 GAME_DOMAINS = ("bura", "mpourloto")
 
@@ -44,11 +46,11 @@ def refusal(exc: BaseException, lang: str = "en") -> str:
     many = key + ".many"
     if isinstance(raw.get("cards"), list) and len(raw["cards"]) > 1 and many in catalog(lang, domain):
         key = many
-    template = catalog(lang, domain).get(key) or catalog("en", domain).get(key)
-    if template is None:
+    found = template(key, lang, domain)
+    if found is None:
         return str(exc)
     try:
-        return template.format(**params)
+        return found.format(**params)
     except (KeyError, IndexError, ValueError):  # a template asking for a parameter this refusal lacks
         return str(exc)
 
@@ -57,12 +59,10 @@ def words(params: dict[str, Any], lang: str) -> dict[str, Any]:
     """A refusal's parameters (data) as the words its templates take in ``lang``."""
     said: dict[str, Any] = {}
     for name, value in params.items():
-        if name == "card":
-            said["card"], said["card_acc"] = cards.card_name(value, lang), cards.card_name(value, lang, "acc")
-        elif name == "cards":
-            said["cards"], said["cards_acc"] = cards.cards_name(value, lang), cards.cards_name(value, lang, "acc")
+        if name in ("card", "cards"):
+            said.update(card_words(name, value, lang))
         elif name == "suit":
-            said["suit"] = cards.suit_name(value, lang)
+            said["suit"] = suit_name(value, lang)
         elif name == "kind":
             said["kind"], said["kind_acc"] = kind_name(value, lang), kind_name(value, lang, "acc")
         elif name == "kinds":
@@ -82,10 +82,8 @@ def kind_name(kind: str, lang: str, case: str = "nom") -> str:
 
 
 def count_cards(count: int, lang: str) -> str:
-    """``"2 cards"``; in Russian the accusative after "сыграть": 1 карту, 2 карты, 5 карт."""
-    if lang != "ru":
-        return f"{count} card" if count == 1 else f"{count} cards"
-    return russian_count(count, "карту", "карты", "карт")
+    """``"2 cards"``, in the form the catalog's plural rule picks (the accusative, after "play")."""
+    return translate("count.cards", lang, "room", count, number=count)
 
 
 def action_text(action: str, lang: str) -> str:
@@ -93,16 +91,16 @@ def action_text(action: str, lang: str) -> str:
     verb, *rest = action.split() or [""]
     params: dict[str, Any] = {}
     if verb in ("play", "meld") and _codes(rest):
-        params = {"cards": cards.cards_name(rest, lang), "cards_acc": cards.cards_name(rest, lang, "acc")}
+        params = card_words("cards", rest, lang)
     elif verb == "name" and len(rest) == 1 and rest[0] in cards.SUITS:
-        params = {"suit": cards.suit_name(rest[0], lang)}
+        params = {"suit": suit_name(rest[0], lang)}
     elif verb == "announce" and len(rest) == 1:
         params = {"kind": kind_name(rest[0], lang), "kind_acc": kind_name(rest[0], lang, "acc")}
     elif rest:
         return action
-    template = catalog(lang, "room").get(f"action.{verb}") or catalog("en", "room").get(f"action.{verb}")
+    found = template(f"action.{verb}", lang, "room")
     try:
-        return template.format(**params) if template else action
+        return found.format(**params) if found else action
     except KeyError:  # "play" without cards, say: not an action the games offer
         return action
 
