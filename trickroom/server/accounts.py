@@ -1,18 +1,17 @@
-"""Passwords (argon2id), session tokens, name rules and login attempt limits."""
+"""Passwords (argon2id), session tokens and name rules. Limits on guessing are in :mod:`trickroom.server.limits`."""
 
 from __future__ import annotations
 
+import hashlib
 import re
 import secrets
-import time
-from collections import defaultdict, deque
 
 from argon2 import PasswordHasher
 from argon2.exceptions import InvalidHashError, VerificationError
 
 NAME_PATTERN = re.compile(r"^[\w][\w .\-]{0,23}$")
 PASSWORD_MIN, PASSWORD_MAX = 6, 200
-DEFAULT_PREFERENCES = {"lang": "en", "verbosity": "full", "sounds": True}
+DEFAULT_PREFERENCES = {"lang": "en", "verbosity": "full", "sounds": True, "auto_pass": True}
 
 _hasher = PasswordHasher()  # argon2id with the library's current defaults
 
@@ -28,6 +27,26 @@ def check_password(password_hash: str, password: str) -> bool:
         return False
 
 
+def needs_rehash(password_hash: str) -> bool:
+    """The hash was made with older parameters than the library's current ones (rehash it at the next login)."""
+    try:
+        return _hasher.check_needs_rehash(password_hash)
+    except InvalidHashError:
+        return True
+
+
+_unknown_user_hash: str | None = None
+
+
+def unknown_user_hash() -> str:
+    """A hash of a random password with the current parameters: checked for a name that has no account, so that
+    a wrong name costs exactly what a wrong password does."""
+    global _unknown_user_hash
+    if _unknown_user_hash is None:
+        _unknown_user_hash = hash_password(secrets.token_urlsafe(16))
+    return _unknown_user_hash
+
+
 def valid_name(name: str) -> bool:
     return bool(NAME_PATTERN.match(name)) and name == name.strip()
 
@@ -40,26 +59,11 @@ def new_token() -> str:
     return secrets.token_urlsafe(32)
 
 
+def token_digest(token: str) -> str:
+    """What the database keeps of a session token: its SHA-256 (hex). A token has 256 random bits, so a fast hash
+    is enough: nobody can search for a token that matches a stolen digest."""
+    return hashlib.sha256(token.encode("utf-8", "surrogatepass")).hexdigest()
+
+
 def new_guest_id() -> str:
     return "g" + secrets.token_hex(6)
-
-
-class AttemptLimiter:
-    """At most ``limit`` attempts per ``window`` seconds for each key (a connection, a user name)."""
-
-    def __init__(self, limit: int, window: float = 60.0) -> None:
-        self.limit = limit
-        self.window = window
-        self._attempts: defaultdict[str, deque[float]] = defaultdict(deque)
-
-    def allow(self, *keys: str) -> bool:
-        now = time.monotonic()
-        for key in keys:
-            attempts = self._attempts[key]
-            while attempts and attempts[0] < now - self.window:
-                attempts.popleft()
-            if len(attempts) >= self.limit:
-                return False
-        for key in keys:
-            self._attempts[key].append(now)
-        return True

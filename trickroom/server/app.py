@@ -1,4 +1,5 @@
-"""The ASGI application: ``/ws`` (the protocol), ``/health``, ``/metrics`` and the web client at ``/``."""
+"""The ASGI application: ``/ws`` (the protocol), ``/health``, ``/metrics``, the web client at ``/`` and its words at
+``/i18n/<lang>.json``."""
 
 from __future__ import annotations
 
@@ -7,28 +8,37 @@ import contextlib
 import json
 import logging
 import time
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable
 from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
 
 from prometheus_client import CONTENT_TYPE_LATEST, generate_latest
 from starlette.applications import Starlette
+from starlette.middleware import Middleware
 from starlette.requests import Request
-from starlette.responses import HTMLResponse, JSONResponse, Response
+from starlette.responses import HTMLResponse, JSONResponse, PlainTextResponse, Response
 from starlette.routing import Mount, Route, WebSocketRoute
 from starlette.staticfiles import StaticFiles
-from starlette.websockets import WebSocket, WebSocketDisconnect
+from starlette.websockets import WebSocket, WebSocketDisconnect, WebSocketState
 
+from trickroom.narration import LANGUAGES, translate
+from trickroom.narration.web import bundle_json
 from trickroom.server.bus import Bus, LocalBus
 from trickroom.server.cluster import Cluster
+from trickroom.server.connection import CLOSE_ERROR, CLOSE_TOO_BIG, Connection
+from trickroom.server.errors import FailureLog, busy, error_message
+from trickroom.server.guard import FrontGuard, metrics_allowed, request_language
+from trickroom.server.hygiene import invalid_text_at
 from trickroom.server.protocol import ProtocolError, parse_client_message
 from trickroom.server.redis_bus import RedisBus
-from trickroom.server.room import Connection, Room, protocol_error_message
+from trickroom.server.room import Room
+from trickroom.server.sessions import CLOSE_LOGIN_TIMEOUT
 from trickroom.server.settings import Settings
-from trickroom.server.store import Store
+from trickroom.server.store import Store, store_busy
 
 log = logging.getLogger("trickroom.app")
+TOO_BIG_IN_A_ROW = 10  # oversized messages in a row after which the connection is closed (1009)
 WEB_STATIC = Path(__file__).resolve().parent.parent / "web" / "static"
 
 FALLBACK_PAGE = """<!doctype html>
@@ -41,13 +51,14 @@ FALLBACK_PAGE = """<!doctype html>
 
 
 class TokenBucket:
-    def __init__(self, rate: float, burst: int) -> None:
+    def __init__(self, rate: float, burst: int, clock: Callable[[], float] = time.monotonic) -> None:
         self.rate, self.burst = rate, float(burst)
+        self.clock = clock
         self.tokens = float(burst)
-        self.stamp = time.monotonic()
+        self.stamp = clock()
 
     def take(self) -> bool:
-        now = time.monotonic()
+        now = self.clock()
         self.tokens = min(self.burst, self.tokens + (now - self.stamp) * self.rate)
         self.stamp = now
         if self.tokens < 1:
@@ -98,10 +109,25 @@ def create_app(settings: Settings, bus: Bus | None = None) -> Starlette:
                              "connections": len(room.connections)})
 
     async def metrics(request: Request) -> Response:
+        client = request.client.host if request.client else None
+        if not metrics_allowed(settings, client, request.headers.get("authorization")):
+            lang = request_language({k.encode("latin-1"): v.encode("latin-1") for k, v in request.headers.items()})
+            return PlainTextResponse(translate("http.metrics_forbidden", lang) + "\n", status_code=403)
         return Response(generate_latest(), media_type=CONTENT_TYPE_LATEST)
 
     async def fallback(request: Request) -> Response:
         return HTMLResponse(FALLBACK_PAGE)
+
+    async def words(request: Request) -> Response:
+        """The web client's words in one language (narration/web.py); a client holding the same ETag gets 304."""
+        lang = request.path_params["lang"]
+        if lang not in LANGUAGES:
+            return JSONResponse({"error": f"no language {lang[:20]!r}; the languages are {list(LANGUAGES)}"}, 404)
+        body, etag = bundle_json(lang)
+        headers = {"ETag": etag, "Cache-Control": "no-cache"}
+        if request.headers.get("if-none-match") == etag:
+            return Response(status_code=304, headers=headers)
+        return Response(body, media_type="application/json", headers=headers)
 
     async def websocket_endpoint(websocket: WebSocket) -> None:
         if not origin_allowed(websocket, settings):
@@ -110,25 +136,27 @@ def create_app(settings: Settings, bus: Bus | None = None) -> Starlette:
         await websocket.accept()
         await serve_connection(websocket, room, settings)
 
-    routes: list[Any] = [Route("/health", health), Route("/metrics", metrics),
+    routes: list[Any] = [Route("/health", health), Route("/metrics", metrics), Route("/i18n/{lang}.json", words),
                          WebSocketRoute("/ws", websocket_endpoint)]
     static = Path(settings.static_dir) if settings.static_dir else WEB_STATIC
     if (static / "index.html").exists():
         routes.append(Mount("/", app=StaticFiles(directory=static, html=True), name="web"))
     else:
         routes.append(Route("/", fallback))
-    app = Starlette(routes=routes, lifespan=lifespan)
+    guard = Middleware(FrontGuard, settings=settings, node_urls=lambda: list(room.node_urls))
+    app = Starlette(routes=routes, lifespan=lifespan, middleware=[guard])
     app.state.room = room
     return app
 
 
 async def serve_connection(websocket: WebSocket, room: Room, settings: Settings) -> None:
-    conn = room.open()
+    conn = room.open(websocket.client.host if websocket.client else "unknown")
     writer = asyncio.get_running_loop().create_task(write_loop(websocket, conn))
+    doorman = LoginDeadline(conn, settings.login_timeout)
     bucket = TokenBucket(settings.messages_per_second, settings.message_burst)
     too_big_in_a_row = 0
     try:
-        while True:
+        while conn.closing is None:
             frame = await websocket.receive()
             if frame["type"] == "websocket.disconnect":
                 break
@@ -136,11 +164,15 @@ async def serve_connection(websocket: WebSocket, room: Room, settings: Settings)
             if raw is None:
                 raw_bytes = frame.get("bytes") or b""
                 raw = raw_bytes.decode("utf-8", "replace")
+            # Frames up to max_frame_bytes are read and answered; uvicorn closes the connection (1009) on a bigger
+            # one before it reaches here.
             if len(raw.encode("utf-8")) > settings.max_message_bytes:
                 too_big_in_a_row += 1
                 send_error(conn, ProtocolError("too_big", limit=settings.max_message_bytes))
-                if too_big_in_a_row >= 10:
-                    break
+                if too_big_in_a_row >= TOO_BIG_IN_A_ROW:
+                    log.info("connection %s sent %d oversized messages in a row; closing it", conn.id,
+                             too_big_in_a_row)
+                    conn.close(CLOSE_TOO_BIG, "too many oversized messages")
                 continue
             too_big_in_a_row = 0
             if not bucket.take():
@@ -148,21 +180,58 @@ async def serve_connection(websocket: WebSocket, room: Room, settings: Settings)
                 send_error(conn, ProtocolError("rate_limited"), request_id(raw))
                 continue
             await handle_text(room, conn, raw)
-            if conn.overflowed:
-                break
     except WebSocketDisconnect:
         pass
     finally:
-        conn.queue.put_nowait(None)
+        doorman.cancel()
+        conn.queue.put_nowait(None)  # the writer sends what is queued (then the close frame, if closing)
         await room.close(conn)
         with contextlib.suppress(Exception):
             await asyncio.wait_for(writer, timeout=5)
         writer.cancel()
 
 
+class LoginDeadline:
+    """A connection that is not logged in (never, or not since it logged out) closes after ``timeout`` seconds of
+    that: an idle socket holds nothing for long. Pings do not count. One timer per connection, looked at again
+    every ``timeout`` while it is logged in: a task sleeping in a loop would hold a coroutine and its frame for
+    every idle client (docs/performance.md, "Memory per idle client"). ``clock`` and ``call_later`` are the
+    event loop's unless a test gives its own."""
+
+    __slots__ = ("call_later", "clock", "conn", "since", "timeout", "timer")
+
+    def __init__(self, conn: Connection, timeout: float, clock: Callable[[], float] = time.monotonic,
+                 call_later: Callable[[float, Callable[[], None]], asyncio.TimerHandle] | None = None) -> None:
+        self.conn, self.timeout, self.clock = conn, timeout, clock
+        self.call_later = call_later or asyncio.get_running_loop().call_later
+        self.since: float | None = None
+        self.timer: asyncio.TimerHandle | None = None
+        self.arm()
+
+    def arm(self) -> None:
+        since = self.since = self.conn.logged_out_at
+        delay = max(0.0, since + self.timeout - self.clock()) if since is not None else self.timeout
+        self.timer = self.call_later(delay, self.check)
+
+    def check(self) -> None:
+        conn = self.conn
+        if conn.closing is not None:
+            return
+        if conn.user is None and conn.logged_out_at is not None and conn.logged_out_at == self.since:
+            conn.close(CLOSE_LOGIN_TIMEOUT, "not logged in")
+            return
+        self.arm()
+
+    def cancel(self) -> None:
+        if self.timer is not None:
+            self.timer.cancel()
+
+
 def id_of(decoded: Any) -> str | int | None:
     """The ``id`` of a decoded client message, to answer as ``re``; None if there is no usable one."""
     candidate = decoded.get("id") if isinstance(decoded, dict) else None
+    if isinstance(candidate, str) and invalid_text_at(candidate) is not None:
+        return None  # it could not be sent back
     return candidate if isinstance(candidate, (str, int)) and not isinstance(candidate, bool) else None
 
 
@@ -173,6 +242,9 @@ def request_id(raw: str) -> str | int | None:
         return None
 
 
+FAILURES = FailureLog(log)  # a failure that repeats is logged once per interval, with a count
+
+
 async def handle_text(room: Room, conn: Connection, raw: str) -> None:
     re: Any = None
     try:
@@ -181,31 +253,45 @@ async def handle_text(room: Room, conn: Connection, raw: str) -> None:
         except (ValueError, RecursionError):
             raise ProtocolError("bad_json") from None
         re = id_of(decoded)
-        message = parse_client_message(decoded)
+        invalid = invalid_text_at(decoded)
+        if invalid is not None:  # a lone surrogate: refused whole, before anything reads it (hygiene.py)
+            raise ProtocolError("bad_text", field=invalid[:60])
+        message = parse_client_message(decoded, room.settings)
         await room.handle(conn, message)
     except ProtocolError as err:
         send_error(conn, err, re)
-    except Exception:
-        log.exception("internal error on a client message")
+    except Exception as exc:
+        if store_busy(exc):  # a pool timeout or a locked file: retryable, and not a bug
+            FAILURES.failed("a client message failed", exc, is_busy=True)
+            send_error(conn, busy(), re)
+            return
+        FAILURES.failed("internal error on a client message", exc)
         send_error(conn, ProtocolError("internal"), re)
 
 
 def send_error(conn: Connection, err: ProtocolError, re: Any = None) -> None:
-    conn.send(protocol_error_message(err, conn.lang, re))
+    conn.send(error_message(err, conn.lang, re))
 
 
 async def write_loop(websocket: WebSocket, conn: Connection) -> None:
+    """Send the connection's frames in order until its queue ends (None); if the connection is closing
+    (``Connection.close``), then a close frame with its code and reason. A frame that cannot be sent closes this
+    connection, with the reason in the log; every other connection has its own writer and never notices."""
     while True:
-        message = await conn.queue.get()
-        if message is None:
-            if conn.reconnect_elsewhere:  # the node is stopping; 1012: service restart
+        frame = await conn.queue.get()
+        if frame is None:
+            if conn.closing is not None:
+                code, reason = conn.closing
                 with contextlib.suppress(Exception):
-                    await websocket.close(code=1012)
-            if conn.overflowed:
-                with contextlib.suppress(Exception):
-                    await websocket.close(code=1008)
+                    await websocket.close(code=code, reason=reason)
             return
         try:
-            await websocket.send_text(json.dumps(message, ensure_ascii=False, separators=(",", ":")))
-        except Exception:
+            await websocket.send_text(frame)
+        except Exception as exc:
+            gone = websocket.client_state == WebSocketState.DISCONNECTED
+            log.log(logging.INFO if gone else logging.WARNING, "could not send to connection %s (%s); closing it",
+                    conn.id, "the client had gone" if gone else f"{type(exc).__name__}: {exc}"[:200])
+            conn.close(CLOSE_ERROR, "send failed")
+            with contextlib.suppress(Exception):
+                await websocket.close(code=CLOSE_ERROR, reason="send failed")
             return

@@ -59,13 +59,6 @@ class Cluster:
         nodes = await self.live_nodes()
         return sorted(str(e["url"]) for node, e in nodes.items() if not e.get("draining") and node != exclude)
 
-    async def forget_dead_nodes(self) -> None:
-        raw = await self.redis.hgetall(self.key("nodes"))
-        now = time.time()
-        dead = [_text(node) for node, value in raw.items() if json.loads(value)["until"] < now - 60]
-        if dead:
-            await self.redis.hdel(self.key("nodes"), *dead)
-
     async def online(self) -> dict[str, Message]:
         """User id -> {"user", "lang"} for everyone connected to a live node."""
         found: dict[str, Message] = {}

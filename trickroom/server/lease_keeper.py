@@ -17,6 +17,7 @@ import asyncio
 import logging
 import threading
 import time
+from collections.abc import Callable
 
 from trickroom.server.store import Store
 
@@ -25,14 +26,15 @@ log = logging.getLogger(__name__)
 
 class LeaseKeeper:
     def __init__(self, db_url: str, schema: str | None, node_id: str, lease_seconds: float,
-                 stall_limit: float = 15.0) -> None:
+                 stall_limit: float = 15.0, clock: Callable[[], float] = time.monotonic) -> None:
         self.db_url = db_url
         self.schema = schema
         self.node_id = node_id
         self.lease_seconds = lease_seconds
         self.stall_limit = stall_limit
+        self.clock = clock
         self._tables: frozenset[int] = frozenset()
-        self._last_alive = time.monotonic()
+        self._last_alive = clock()
         self._stop = threading.Event()
         self._thread = threading.Thread(target=self._run, daemon=True, name="lease-keeper")
 
@@ -48,7 +50,15 @@ class LeaseKeeper:
     def alive(self, tables: set[int]) -> None:
         """The main loop is alive and owns ``tables`` (called from the loop at every heartbeat)."""
         self._tables = frozenset(tables)
-        self._last_alive = time.monotonic()
+        self._last_alive = self.clock()
+
+    async def renew(self, store: Store) -> bool:
+        """One round: renew the leases of the tables the loop last said it owns, unless the loop has said
+        nothing for ``stall_limit`` seconds (it is hung: the leases had better run out). True if it renewed."""
+        if self.clock() - self._last_alive > self.stall_limit or not self._tables:
+            return False
+        await store.renew_leases(self.node_id, sorted(self._tables), self.lease_seconds)
+        return True
 
     def _run(self) -> None:
         asyncio.run(self._renew_until_stopped())
@@ -57,13 +67,8 @@ class LeaseKeeper:
         store = Store(self.db_url, self.schema)
         try:
             while not self._stop.wait(self.lease_seconds / 3):
-                if time.monotonic() - self._last_alive > self.stall_limit:
-                    continue  # the main loop is hung: let the leases run out
-                tables = self._tables
-                if not tables:
-                    continue
                 try:
-                    await store.renew_leases(self.node_id, sorted(tables), self.lease_seconds)
+                    await self.renew(store)
                 except Exception:  # the database hiccuped: the next round (or the heartbeat) tries again
                     log.warning("lease renewal from the keeper thread failed", exc_info=True)
         finally:

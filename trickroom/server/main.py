@@ -7,11 +7,12 @@ import asyncio
 import logging
 import signal
 from types import FrameType
+from typing import Any
 
 import uvicorn
 
 from trickroom.server.room import Room
-from trickroom.server.settings import load_settings
+from trickroom.server.settings import Settings, load_settings
 
 log = logging.getLogger("trickroom.main")
 
@@ -46,8 +47,7 @@ def run(args: argparse.Namespace) -> int:
     app = create_app(settings)
     print(f"trickroom: the room is at http://{settings.host}:{settings.port}/ "
           f"(websocket ws://{settings.host}:{settings.port}/ws, database {settings.db})", flush=True)
-    config = uvicorn.Config(app, host=settings.host, port=settings.port, log_config=None,
-                            ws_max_size=max(65536, settings.max_message_bytes * 4), lifespan="on")
+    config = uvicorn_config(app, settings)
     try:
         DrainingServer(config, app.state.room).run()
     except KeyboardInterrupt:
@@ -55,6 +55,20 @@ def run(args: argparse.Namespace) -> int:
         # the conventional exit status of an interrupted program, without a traceback.
         return 130
     return 0
+
+
+def uvicorn_config(app: Any, settings: Settings, **overrides: Any) -> uvicorn.Config:
+    """How uvicorn serves the room: a deadline for request headers (``header_timeout``), X-Forwarded-For believed
+    only from ``trusted_proxies`` (the client address is what the login limits count), websocket pings that drop
+    half-open sockets, and websocket compression only if ``websocket_compression`` asks for it."""
+    from trickroom.server.guard import http_protocol
+
+    values: dict[str, Any] = {
+        "host": settings.host, "port": settings.port, "log_config": None, "lifespan": "on",
+        "ws_max_size": settings.max_frame_bytes, "http": http_protocol(settings.header_timeout),
+        "ws_per_message_deflate": settings.websocket_compression,
+        "proxy_headers": True, "forwarded_allow_ips": settings.trusted_proxies, **overrides}
+    return uvicorn.Config(app, **values)
 
 
 class DrainingServer(uvicorn.Server):

@@ -3,7 +3,8 @@
 Only accounts keep statistics; guests and bots count as players (and as people, for guests) but their ratings
 are not stored: they enter each rating update as new players. Mpourloto is rated by teams (seats 0 and 2
 against 1 and 3); Bura seat by seat. The ranking is the match's ``standings["order"]`` (seats for Bura,
-teams for Mpourloto, best first).
+teams for Mpourloto, best first). A match during which hints were on (``TableSettings.rated`` False) counts as
+played and won, but changes no rating.
 """
 
 from __future__ import annotations
@@ -15,14 +16,14 @@ from openskill.models import PlackettLuce
 from trickroom.server.store import Store
 
 if TYPE_CHECKING:
-    from trickroom.server.table import Table
+    from trickroom.server.table_state import TableState
 
 
 def teams_and_ranks(standings: dict[str, Any], seats: int) -> tuple[list[list[int]], list[int]]:
     """Seat groups and each group's rank (1 is best) from a match's standings."""
     order: list[int] = list(standings.get("order") or range(seats))
     if standings.get("kind") == "teams":
-        groups = [list(team) for team in standings.get("teams", [[0, 2], [1, 3]])]
+        groups = [list(team) for team in standings["teams"]]  # the game's teams, in its standings
     else:
         groups = [[seat] for seat in range(seats)]
     ranks = [order.index(i) + 1 if i in order else len(order) + 1 for i in range(len(groups))]
@@ -37,7 +38,7 @@ def winners(standings: dict[str, Any]) -> set[int]:
     return set(winner) if isinstance(winner, list) else {int(winner)}
 
 
-async def record_results(store: Store, table: Table) -> None:
+async def record_results(store: Store, table: TableState) -> None:
     people = {seat: s.user for seat, s in enumerate(table.seats) if s.user is not None}
     if len({user["id"] for user in people.values()}) < 2 or table.standings is None:
         return
@@ -60,7 +61,7 @@ async def record_results(store: Store, table: Table) -> None:
     for index, group in enumerate(groups):
         for position, seat in enumerate(group):
             if seat in accounts:
-                rating = updated[index][position]
+                rating = updated[index][position] if table.settings.rated else ratings[index][position]
                 is_winner = index in won if table.standings.get("kind") == "teams" else seat in won
                 results[accounts[seat]] = (accounts[seat], is_winner, float(rating.mu), float(rating.sigma))
     await store.record_results(table.game_name, list(results.values()))

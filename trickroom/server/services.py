@@ -7,11 +7,14 @@ from typing import TYPE_CHECKING, Any, Protocol
 
 from trickroom.server.bots import BotRunner
 from trickroom.server.bus import Bus
+from trickroom.server.limits import GuessLimiter
 from trickroom.server.settings import Settings
 from trickroom.server.store import Store
+from trickroom.server.table_parts import TableConfig
 
 if TYPE_CHECKING:
     from trickroom.server.table import Table
+    from trickroom.server.table_state import TableState
 
 
 class Services(Protocol):
@@ -19,18 +22,18 @@ class Services(Protocol):
     store: Store
     bus: Bus
     bots: BotRunner
+    password_guesses: GuessLimiter  # wrong table passwords, per person and address at each table
 
-    def replacement_level(self) -> str:
-        """The bot level that plays for dropped players and on timeouts."""
+    @property
+    def table_config(self) -> TableConfig:
+        """What every table of this node is told: limits, grace period, bot levels."""
         ...
-
-    def bot_level_available(self, level: str) -> bool: ...
 
     async def publish_listing(self, table: Table) -> None: ...
 
     async def close_table(self, table: Table) -> None: ...
 
-    async def record_results(self, table: Table) -> None: ...
+    async def record_results(self, table: TableState) -> None: ...
 
     async def forward(self, intent: dict[str, Any]) -> None:
         """Pass an intent on to the table's current owner (this node no longer owns the table)."""

@@ -9,7 +9,7 @@ from __future__ import annotations
 import os
 from typing import Annotated, Any
 
-from pydantic import Field, field_validator
+from pydantic import Field, field_validator, model_validator
 from pydantic_settings import BaseSettings, NoDecode, SettingsConfigDict
 
 DEFAULT_DB = "sqlite:///trickroom.sqlite3"
@@ -27,12 +27,36 @@ class Settings(BaseSettings):
     static_dir: str | None = None  # None: trickroom/web/static when it exists
     log_level: str = "info"
 
-    max_message_bytes: int = 8192
+    max_message_bytes: int = 8192  # a bigger message is answered `error too_big`, unread
+    max_frame_bytes: int = 1 << 20  # the hard cap: a bigger frame closes the connection (1009) before it is read
     messages_per_second: float = 20.0
     message_burst: int = 40
     chat_length: int = 500
-    login_attempts: int = 5  # per minute, per connection and per user name
+    lobby_batch_seconds: float = 0.3  # lobby changes reach each client at most this often, as one batch (0: at once)
     session_days: int = 30
+    # The front door (docs/security.md): limits on guessing, and how long a guest's name waits for them.
+    login_free_failures: int = 5  # wrong passwords for one account from one address before it backs off
+    login_backoff_seconds: float = 1.0  # the first wait after those; doubles with each further failure
+    login_backoff_max: float = 60.0  # the longest wait
+    login_account_alarm: int = 20  # failures on one account from anywhere: then every address backs off at once
+    login_address_free: int = 30  # failures from one address over all accounts (and names, tokens) before it backs off
+    login_room_alarm: int = 300  # failures in the whole room in a minute: then every failed address waits ...
+    login_room_wait: float = 10.0  # ... this long after each failure
+    login_window_minutes: float = 15.0  # failures are forgotten this long after the last one
+    limiter_max_keys: int = 100_000  # counters kept in one process (without Redis); the oldest go first
+    table_password_free: int = 5  # wrong table passwords per person (and per address) per table before back-off
+    table_password_alarm: int = 20  # wrong passwords on one table that make every guesser back off at once
+    guest_hold_minutes: float = 30.0  # a guest's name (and session) is kept this long after they leave
+    # The HTTP side.
+    allowed_hosts: Annotated[list[str], NoDecode] = Field(default_factory=list)  # names in Host besides IPs, localhost
+    trusted_proxies: str = "127.0.0.1"  # addresses whose X-Forwarded-For is believed (comma-separated; * any)
+    header_timeout: float = 10.0  # seconds for a request's headers to arrive in full
+    login_timeout: float = 60.0  # seconds a websocket may stay open without logging in
+    # permessage-deflate keeps a zlib compressor and decompressor per connection (about 48 KB, docs/performance.md)
+    # and compresses every frame once per connection: off unless bandwidth matters more than memory and CPU.
+    websocket_compression: bool = False
+    metrics_allow: Annotated[list[str], NoDecode] = Field(default_factory=lambda: ["127.0.0.0/8", "::1/128"])
+    metrics_token: str | None = None  # or this bearer token (Authorization: Bearer ...) from anywhere
 
     timer_minimum: int = 20  # seconds; tests lower it
     timer_maximum: int = 600
@@ -42,6 +66,12 @@ class Settings(BaseSettings):
     replacement_bot: str = "normal"  # level used for dropped players and timeouts (falls back to random)
     bot_budget: float | None = None  # thinking seconds for search bots; None: each level's own default
     bot_workers: int = Field(default_factory=lambda: os.cpu_count() or 1)  # processes for searching bots; 0: threads
+    # Hints and reviews (docs/replays.md): the hard level's search, in the same workers.
+    hint_budget: float | None = None  # seconds a hint searches; None: the hard level's (bot_budget or HARD_BUDGET)
+    review_budget: float = 2.0  # seconds of search per decision of a reviewed hand
+    advice_worlds: int | None = None  # test-only: a cap on the worlds of hints and reviews (reproducible answers)
+    search_queue: int | None = None  # searches in flight beyond which hints are refused (None: 2 x bot_workers)
+    review_queue: int = 8  # hands waiting to be reviewed on this node beyond which a review is refused
     # Several nodes (docs/deployment.md): Redis carries messages and presence between them.
     redis: str | None = None  # redis://host:6379/0; None: one node alone
     redis_prefix: str = "trickroom:"  # key and channel prefix: nodes with the same prefix form one room
@@ -54,7 +84,13 @@ class Settings(BaseSettings):
     def websocket_url(self) -> str:
         return self.public_url or f"ws://{self.host}:{self.port}/ws"
 
-    @field_validator("allowed_origins", mode="before")
+    @model_validator(mode="after")
+    def _frame_cap_holds_a_message(self) -> Settings:
+        if self.max_frame_bytes < self.max_message_bytes:
+            raise ValueError("max_frame_bytes must be at least max_message_bytes")
+        return self
+
+    @field_validator("allowed_origins", "allowed_hosts", "metrics_allow", mode="before")
     @classmethod
     def _comma_separated(cls, value: Any) -> Any:
         if isinstance(value, str):

@@ -1,5 +1,7 @@
 """The database: users, sessions, tables, the action log, table chat, statistics. SQLAlchemy 2 async.
 
+The moderation tables (roles, room bans, mutes, reports, the audit log) are in :mod:`trickroom.server.moderation`.
+
 A table's whole truth is its row (game, options, seed, seats, settings) plus its action log. The log's
 uniqueness on (table_id, seq) is the fence for several server processes: an owner that lost its lease cannot
 append, because the new owner's append of the same ``seq`` already exists.
@@ -14,8 +16,10 @@ an operating-system crash may lose the last transactions.
 
 from __future__ import annotations
 
+import contextlib
 import datetime as dt
-from collections.abc import Sequence
+import secrets
+from collections.abc import AsyncIterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -31,6 +35,8 @@ from sqlalchemy import (
     String,
     Text,
     UniqueConstraint,
+    and_,
+    case,
     delete,
     event,
     insert,
@@ -39,17 +45,31 @@ from sqlalchemy import (
     update,
 )
 from sqlalchemy.engine import Connection
-from sqlalchemy.exc import IntegrityError
-from sqlalchemy.ext.asyncio import AsyncEngine, async_sessionmaker, create_async_engine
-from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
+from sqlalchemy.exc import IntegrityError, OperationalError
+from sqlalchemy.exc import TimeoutError as PoolTimeout
+from sqlalchemy.ext.asyncio import AsyncEngine, AsyncSession, async_sessionmaker, create_async_engine
+from sqlalchemy.orm import DeclarativeBase, Mapped, make_transient, mapped_column
 
 from trickroom.server.group_commit import GroupCommitter
+from trickroom.server.names import name_key, name_keys
 
 MIGRATIONS_DIR = Path(__file__).with_name("migrations")
 
 
 def utcnow() -> dt.datetime:
     return dt.datetime.now(dt.UTC).replace(tzinfo=None)
+
+
+READ_WAIT = 10.0  # seconds a read waits for one of the pool's connections (SQLAlchemy's default is 30)
+FINISHED_ORPHANS_WITHIN = 600.0  # seconds after its end a finished table whose owner died is still taken over
+
+
+def store_busy(exc: BaseException) -> bool:
+    """The database could not take the request now (every pooled connection in use, or SQLite's file locked
+    past its busy timeout): the request may be tried again, unlike a bug."""
+    if isinstance(exc, PoolTimeout):
+        return True
+    return isinstance(exc, OperationalError) and "database is locked" in str(exc)
 
 
 class Base(DeclarativeBase):
@@ -61,24 +81,38 @@ class UserRow(Base):
     id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
     username: Mapped[str] = mapped_column(String(40), unique=True)  # lower-cased for lookups
     name: Mapped[str] = mapped_column(String(40))  # as typed
+    name_key: Mapped[str] = mapped_column(String(200), unique=True)  # trickroom.server.names: no look-alikes
+    name_shape: Mapped[str] = mapped_column(String(200), unique=True)
     password_hash: Mapped[str] = mapped_column(String(200))
     preferences: Mapped[dict[str, Any]] = mapped_column(JSON, default=dict)
     created_at: Mapped[dt.datetime] = mapped_column(DateTime, default=utcnow)
+    # trickroom.server.moderation: a disabled account cannot log in; a deleted one is a nameless tombstone kept
+    # so that its number is never given again (finished games and the audit log still refer to it).
+    disabled_at: Mapped[dt.datetime | None] = mapped_column(DateTime, nullable=True)
+    deleted_at: Mapped[dt.datetime | None] = mapped_column(DateTime, nullable=True)
 
 
 class SessionRow(Base):
+    """A session: the SHA-256 of its token (the token itself is never stored), who it is, until when.
+
+    A guest's session also holds the guest's name (its keys, unique among guests) until it expires: the room
+    keeps pushing ``expires_at`` on while the guest is online, so it ends ``guest_hold_minutes`` after they left.
+    """
+
     __tablename__ = "sessions"
-    token: Mapped[str] = mapped_column(String(64), primary_key=True)
-    user_id: Mapped[str] = mapped_column(String(40))  # "u12" or a guest id "g..."
+    token_hash: Mapped[str] = mapped_column(String(64), primary_key=True)
+    user_id: Mapped[str] = mapped_column(String(40), index=True)  # "u12" or a guest id "g..."
     name: Mapped[str] = mapped_column(String(40))
     guest: Mapped[bool] = mapped_column(Boolean)
     preferences: Mapped[dict[str, Any]] = mapped_column(JSON, default=dict)  # guests' preferences
     expires_at: Mapped[dt.datetime] = mapped_column(DateTime)
+    name_key: Mapped[str | None] = mapped_column(String(200), nullable=True)  # guests only
+    name_shape: Mapped[str | None] = mapped_column(String(200), nullable=True)
 
 
 class TableRow(Base):
     __tablename__ = "tables"
-    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=False)  # random: see new_table_id
     game: Mapped[str] = mapped_column(String(20))
     options: Mapped[dict[str, Any]] = mapped_column(JSON)
     settings: Mapped[dict[str, Any]] = mapped_column(JSON)  # name, private, password hash, timer, bot delay...
@@ -134,6 +168,28 @@ class StatRow(Base):
     sigma: Mapped[float] = mapped_column(Float)
 
 
+class PlayerRow(Base):
+    """A person who sat at a finished table (a user's list of finished games)."""
+
+    __tablename__ = "players"
+    table_id: Mapped[int] = mapped_column(ForeignKey("tables.id", ondelete="CASCADE"), primary_key=True)
+    user_id: Mapped[str] = mapped_column(String(40), primary_key=True)  # "u12", or a guest's id
+    seat: Mapped[int] = mapped_column(Integer)
+    finished_at: Mapped[dt.datetime | None] = mapped_column(DateTime, nullable=True)
+
+
+class ReviewRow(Base):
+    """The hard bot's review of one seat's decisions in one hand: numbers only (sentences are made per reader)."""
+
+    __tablename__ = "reviews"
+    table_id: Mapped[int] = mapped_column(ForeignKey("tables.id", ondelete="CASCADE"), primary_key=True)
+    hand: Mapped[int] = mapped_column(Integer, primary_key=True)
+    seat: Mapped[int] = mapped_column(Integer, primary_key=True)
+    items: Mapped[list[Any]] = mapped_column(JSON)
+    budget: Mapped[float] = mapped_column(Float)  # seconds of search per decision
+    created_at: Mapped[dt.datetime] = mapped_column(DateTime, default=utcnow)
+
+
 def async_url(url: str) -> str:
     """The SQLAlchemy async URL for a plain one: sqlite -> aiosqlite, postgresql -> asyncpg."""
     for plain, driver in (("sqlite://", "sqlite+aiosqlite://"), ("postgresql://", "postgresql+asyncpg://"),
@@ -156,6 +212,18 @@ class StaleOwner(Exception):
     """The action log already holds this (table, seq): someone else owns the table now."""
 
 
+class NameTaken(Exception):
+    """Another account, or a guest whose session still holds the name, has a name that clashes."""
+
+
+TABLE_IDS = (10**8, 10**9)  # table numbers: nine digits, drawn at random (not guessable, not in creation order)
+
+
+def new_table_id() -> int:
+    low, high = TABLE_IDS
+    return low + secrets.randbelow(high - low)
+
+
 class Store:
     def __init__(self, url: str, schema: str | None = None) -> None:
         self.url = async_url(url)
@@ -163,10 +231,15 @@ class Store:
         kwargs: dict[str, Any] = {}
         if self.url.startswith("postgresql") and schema:
             kwargs["connect_args"] = {"server_settings": {"search_path": schema}}
+        # A request waits at most READ_WAIT for a pooled connection, then the room answers ``busy``.
+        kwargs.setdefault("pool_timeout", READ_WAIT)
+        # A failed statement's error (logged) names no values: a table's row holds its seed, secret until the end.
+        kwargs["hide_parameters"] = True
         self.engine: AsyncEngine = create_async_engine(self.url, **kwargs)  # reads (and writes on PostgreSQL)
         self.write_engine = self.engine
         if self.url.startswith("sqlite"):
-            self.write_engine = create_async_engine(self.url, pool_size=1, max_overflow=0, pool_timeout=60)
+            self.write_engine = create_async_engine(self.url, pool_size=1, max_overflow=0, pool_timeout=60,
+                                                    hide_parameters=True)
             for engine in (self.engine, self.write_engine):
                 event.listen(engine.sync_engine, "connect", _sqlite_pragmas)
         self.sessions = async_sessionmaker(self.engine, expire_on_commit=False)
@@ -194,50 +267,120 @@ class Store:
     # Users and sessions
 
     async def user_by_name(self, username: str) -> UserRow | None:
+        """The account of this name: the same letters in any case, else a name that looks the same (one query
+        either way, so that an unknown name costs what a known one does)."""
+        key = name_key(username)
+        exact = UserRow.username == username.lower()
+        query = (select(UserRow).where(or_(exact, UserRow.name_key == key))
+                 .order_by(case((exact, 0), else_=1)).limit(1))
         async with self.sessions() as s:
-            return (await s.execute(select(UserRow).where(UserRow.username == username.lower()))).scalar()
+            return (await s.execute(query)).scalar()
+
+    async def name_held(self, name: str, by_guest: str | None = None, session: AsyncSession | None = None) -> bool:
+        """Whether ``name`` clashes with an account's, or with that of a guest whose session still holds it
+        (other than the guest ``by_guest``). ``session``: a read session already open (a sign-in's one)."""
+        key, shape = name_keys(name)
+        guests = (select(SessionRow.token_hash).where(
+            SessionRow.guest.is_(True), SessionRow.expires_at >= utcnow(),
+            or_(SessionRow.name_key == key, SessionRow.name_shape == shape)))
+        if by_guest is not None:
+            guests = guests.where(SessionRow.user_id != by_guest)
+        accounts = select(UserRow.id).where(or_(UserRow.name_key == key, UserRow.name_shape == shape))
+        async with self.reading(session) as s:
+            return (await s.execute(accounts.limit(1))).first() is not None or \
+                (await s.execute(guests.limit(1))).first() is not None
+
+    @contextlib.asynccontextmanager
+    async def reading(self, session: AsyncSession | None = None) -> AsyncIterator[AsyncSession]:
+        """``session`` if one is open, else a new read session: several reads of one request share one of the
+        pool's connections (a sign-in's ban and name checks)."""
+        if session is not None:
+            yield session
+            return
+        async with self.sessions() as s:
+            yield s
 
     async def create_user(self, username: str, password_hash: str, preferences: dict[str, Any]) -> UserRow:
-        async with self.writes() as s, s.begin():
-            row = UserRow(username=username.lower(), name=username, password_hash=password_hash,
-                          preferences=preferences)
-            s.add(row)
+        """A new account; :class:`NameTaken` if its name clashes with another account's."""
+        key, shape = name_keys(username)
+        try:
+            async with self.writes() as s, s.begin():
+                row = UserRow(username=username.lower(), name=username, name_key=key, name_shape=shape,
+                              password_hash=password_hash, preferences=preferences)
+                s.add(row)
+        except IntegrityError:
+            raise NameTaken(username) from None
         return row
 
     async def set_user_preferences(self, user_id: int, preferences: dict[str, Any]) -> None:
         async with self.writes() as s, s.begin():
             await s.execute(update(UserRow).where(UserRow.id == user_id).values(preferences=preferences))
 
+    async def set_password_hash(self, user_id: int, password_hash: str) -> None:
+        async with self.writes() as s, s.begin():
+            await s.execute(update(UserRow).where(UserRow.id == user_id).values(password_hash=password_hash))
+
     async def user_by_id(self, user_id: int) -> UserRow | None:
+        """The account of this number; None for a deleted one (its tombstone is no account to the room)."""
         async with self.sessions() as s:
-            return await s.get(UserRow, user_id)
+            row = await s.get(UserRow, user_id)
+        return None if row is None or row.deleted_at is not None else row
 
     async def add_session(self, row: SessionRow) -> None:
-        async with self.writes() as s, s.begin():
-            s.add(row)
+        """Store a session. A guest's takes the guest's name: :class:`NameTaken` if another guest's live session
+        holds a clashing name (expired ones give theirs up here)."""
+        try:
+            async with self.writes() as s, s.begin():
+                if row.guest:
+                    row.name_key, row.name_shape = name_keys(row.name)
+                    await s.execute(delete(SessionRow).where(
+                        SessionRow.guest.is_(True), SessionRow.expires_at < utcnow(),
+                        or_(SessionRow.name_key == row.name_key, SessionRow.name_shape == row.name_shape)))
+                s.add(row)
+        except IntegrityError:
+            raise NameTaken(row.name) from None
 
-    async def session(self, token: str) -> SessionRow | None:
+    async def session(self, token_hash: str) -> SessionRow | None:
         async with self.sessions() as s:
-            row = await s.get(SessionRow, token)
+            row = await s.get(SessionRow, token_hash)
         if row is None or row.expires_at < utcnow():
             return None
         return row
 
-    async def drop_session(self, token: str) -> None:
+    async def drop_session(self, token_hash: str) -> None:
         async with self.writes() as s, s.begin():
-            await s.execute(delete(SessionRow).where(SessionRow.token == token))
+            await s.execute(delete(SessionRow).where(SessionRow.token_hash == token_hash))
 
-    async def set_session_preferences(self, token: str, preferences: dict[str, Any]) -> None:
+    async def set_session_preferences(self, token_hash: str, preferences: dict[str, Any]) -> None:
         async with self.writes() as s, s.begin():
-            await s.execute(update(SessionRow).where(SessionRow.token == token).values(preferences=preferences))
+            await s.execute(update(SessionRow).where(SessionRow.token_hash == token_hash)
+                            .values(preferences=preferences))
+
+    async def hold_guest_sessions(self, token_hashes: Sequence[str], until: dt.datetime) -> None:
+        """Keep these guests' sessions (and names) until ``until``: they are online."""
+        if not token_hashes:
+            return
+        async with self.writes() as s, s.begin():
+            await s.execute(update(SessionRow).where(SessionRow.token_hash.in_(list(token_hashes)),
+                                                     SessionRow.guest.is_(True)).values(expires_at=until))
+
+    async def drop_expired_sessions(self) -> None:
+        async with self.writes() as s, s.begin():
+            await s.execute(delete(SessionRow).where(SessionRow.expires_at < utcnow()))
 
     # Tables and the action log
 
     async def create_table(self, row: TableRow) -> int:
-        async with self.writes() as s, s.begin():
-            s.add(row)
-            await s.flush()
-            return row.id
+        """Store a new table under a random number (drawn again in the unlikely case it is taken)."""
+        for _ in range(10):
+            row.id = new_table_id()
+            try:
+                async with self.writes() as s, s.begin():
+                    s.add(row)
+                return row.id
+            except IntegrityError:
+                make_transient(row)
+        raise RuntimeError("no free table number after 10 draws")
 
     async def save_table(self, table_id: int, **values: Any) -> None:
         async with self.writes() as s, s.begin():
@@ -245,7 +388,8 @@ class Store:
 
     async def unfinished_tables(self) -> list[TableRow]:
         async with self.sessions() as s:
-            rows = await s.execute(select(TableRow).where(TableRow.status != "finished").order_by(TableRow.id))
+            rows = await s.execute(select(TableRow).where(TableRow.status != "finished")
+                                   .order_by(TableRow.created_at))
             return list(rows.scalars())
 
     async def claim_table(self, table_id: int, node_id: str, lease_seconds: float, force: bool = False) -> bool:
@@ -258,7 +402,10 @@ class Store:
         now = utcnow()
         query = update(TableRow).where(TableRow.id == table_id)
         if not force:
-            query = query.where(TableRow.status.notin_(("finished", "closed")),
+            # A finished table is claimed only from an owner that died holding it (orphan_tables).
+            query = query.where(TableRow.status != "closed",
+                                or_(TableRow.status != "finished",
+                                    and_(TableRow.owner_node.is_not(None), TableRow.lease_until < now)),
                                 or_(TableRow.owner_node.is_(None), TableRow.owner_node == node_id,
                                     TableRow.lease_until.is_(None), TableRow.lease_until < now))
         async with self.writes() as s, s.begin():
@@ -278,13 +425,18 @@ class Store:
                                                              TableRow.owner_node == node_id))
             return set(rows.scalars())
 
-    async def orphan_tables(self) -> list[int]:
-        """Unfinished tables whose owner's lease has run out (or that were handed over)."""
+    async def orphan_tables(self, finished_within: float = FINISHED_ORPHANS_WITHIN) -> list[int]:
+        """Unfinished tables whose owner's lease has run out (or that were handed over); and tables that finished
+        in the last ``finished_within`` seconds whose owner died holding them (people were still at them, and may
+        not have heard the end). A finished table its owner gave up (closed or handed over) has no owner."""
+        now = utcnow()
         async with self.sessions() as s:
-            rows = await s.execute(select(TableRow.id).where(
-                TableRow.status.notin_(("finished", "closed")),
-                or_(TableRow.owner_node.is_(None), TableRow.lease_until.is_(None),
-                    TableRow.lease_until < utcnow())).order_by(TableRow.id))
+            rows = await s.execute(select(TableRow.id).where(or_(
+                and_(TableRow.status.notin_(("finished", "closed")),
+                     or_(TableRow.owner_node.is_(None), TableRow.lease_until.is_(None), TableRow.lease_until < now)),
+                and_(TableRow.status == "finished", TableRow.owner_node.is_not(None), TableRow.lease_until < now,
+                     TableRow.finished_at > now - dt.timedelta(seconds=finished_within)),
+            )).order_by(TableRow.created_at))
             return list(rows.scalars())
 
     async def release_table(self, table_id: int, node_id: str) -> None:
@@ -327,6 +479,40 @@ class Store:
         async with self.sessions() as s:
             rows = await s.execute(select(ChatRow).where(ChatRow.table_id == table_id).order_by(ChatRow.seq))
             return list(rows.scalars())
+
+    async def counts(self) -> dict[str, int]:
+        """How many accounts (not deleted) and tables the database holds (for the operator's backup)."""
+        from sqlalchemy import func
+
+        async with self.sessions() as s:
+            users = await s.scalar(select(func.count()).select_from(UserRow).where(UserRow.deleted_at.is_(None)))
+            tables = await s.scalar(select(func.count()).select_from(TableRow))
+        return {"users": int(users or 0), "tables": int(tables or 0)}
+
+    # Finished games and their reviews
+
+    async def record_players(self, table_id: int, seats: dict[str, int], finished_at: dt.datetime) -> None:
+        """The people (user id -> seat) who played a finished table to its end."""
+        async with self.writes() as s, s.begin():
+            for user_id, seat in seats.items():
+                await s.merge(PlayerRow(table_id=table_id, user_id=user_id, seat=seat, finished_at=finished_at))
+
+    async def games_of(self, user_id: str, limit: int) -> list[TableRow]:
+        """The finished tables ``user_id`` played at, the latest first."""
+        query = (select(TableRow).join(PlayerRow, PlayerRow.table_id == TableRow.id)
+                 .where(PlayerRow.user_id == user_id, TableRow.status == "finished")
+                 .order_by(TableRow.finished_at.desc(), TableRow.id).limit(limit))
+        async with self.sessions() as s:
+            return list((await s.execute(query)).scalars())
+
+    async def review(self, table_id: int, hand: int, seat: int) -> ReviewRow | None:
+        async with self.sessions() as s:
+            return await s.get(ReviewRow, (table_id, hand, seat))
+
+    async def save_review(self, table_id: int, hand: int, seat: int, items: list[Any], budget: float) -> None:
+        async with self.writes() as s, s.begin():
+            await s.merge(ReviewRow(table_id=table_id, hand=hand, seat=seat, items=items, budget=budget,
+                                    created_at=utcnow()))
 
     # Statistics
 

@@ -1,0 +1,158 @@
+"""One websocket as the room sees it (:class:`Connection`): its outbound queue of encoded frames, who is logged in
+on it, and the close codes a connection may end with."""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import time
+from dataclasses import dataclass, field
+from typing import Any
+
+from trickroom.server.accounts import DEFAULT_PREFERENCES
+from trickroom.server.errors import error_message
+from trickroom.server.messages import AnyServerMessage
+from trickroom.server.protocol import FrameError, Message, ProtocolError, encode
+
+log = logging.getLogger("trickroom.room")
+OUTBOX_LIMIT = 5000  # unread messages after which a connection is closed
+CLOSE_POLICY, CLOSE_TOO_BIG, CLOSE_ERROR, CLOSE_RESTART = 1008, 1009, 1011, 1012  # websocket close codes
+
+
+class Outbox:
+    """A connection's frames waiting for its writer, first in first out (``None`` ends the writer).
+
+    What ``asyncio.Queue`` does for one reader and no bound, at a tenth of its memory: a queue holds four deques
+    (about 3 KB even when empty, and a room keeps one per idle connection), this a list and, only while its
+    reader waits, a future."""
+
+    __slots__ = ("head", "items", "waiter")
+    COMPACT = 1024  # frames taken from the front after which the list drops them, if they are half of it
+
+    def __init__(self) -> None:
+        self.items: list[str | None] = []
+        self.head = 0  # the next frame to take
+        self.waiter: asyncio.Future[None] | None = None
+
+    def qsize(self) -> int:
+        return len(self.items) - self.head
+
+    def empty(self) -> bool:
+        return self.head >= len(self.items)
+
+    def put_nowait(self, item: str | None) -> None:
+        self.items.append(item)
+        if self.waiter is not None and not self.waiter.done():
+            self.waiter.set_result(None)
+
+    def get_nowait(self) -> str | None:
+        if self.empty():
+            raise asyncio.QueueEmpty
+        items, head = self.items, self.head
+        item, items[head] = items[head], None  # a sent frame is not kept
+        self.head = head + 1
+        if self.head == len(items):  # all taken: start again with an empty list
+            items.clear()
+            self.head = 0
+        elif self.head >= self.COMPACT and self.head * 2 >= len(items):  # a reader behind a steady stream
+            del items[:self.head]
+            self.head = 0
+        return item
+
+    async def get(self) -> str | None:
+        while self.empty():
+            self.waiter = asyncio.get_running_loop().create_future()
+            try:
+                await self.waiter
+            finally:
+                self.waiter = None
+        return self.get_nowait()
+
+
+@dataclass(eq=False)
+class Connection:
+    """One websocket, as the room sees it: an outbound queue of encoded frames and who is logged in on it.
+
+    Every message is encoded once, here, as it is sent (``protocol.encode``, which cannot fail on text); the
+    connection's writer (``app.write_loop``) only sends frames. ``close`` ends the connection after the frames
+    already queued, with a close code and reason; a connection that is closing takes no more messages."""
+
+    id: str
+    address: str = "unknown"  # the client's IP address (X-Forwarded-For from a trusted proxy)
+    queue: Outbox = field(default_factory=Outbox)
+    user: Message | None = None
+    session: str | None = None  # the SHA-256 of the session's token (the store's key)
+    preferences: dict[str, Any] = field(default_factory=lambda: dict(DEFAULT_PREFERENCES))
+    logged_out_at: float | None = field(default_factory=time.monotonic)  # None while logged in
+    closing: tuple[int, str] | None = None  # (websocket close code, reason) once the connection is ending
+    protocol: int = 1  # the version the client logged in with: 2 hears the lobby's changes as lobby_batch
+    follows_lobby: bool = True  # hears the lobby's changes (a client at a table may say it does not need them)
+
+    @property
+    def lang(self) -> str:
+        return str(self.preferences.get("lang", "en"))
+
+    @property
+    def me(self) -> Message:
+        """The user logged in here; refused with ``not_logged_in`` if nobody is."""
+        if self.user is None:
+            raise ProtocolError("not_logged_in")
+        return self.user
+
+    def send(self, message: AnyServerMessage) -> None:
+        if self.closing is not None:
+            return
+        self.send_frame(self.encoded(message))
+
+    def encoded(self, message: AnyServerMessage | Message) -> str:
+        """``message`` as a frame; a message JSON cannot hold (a bug) becomes ``error internal`` in its place."""
+        try:
+            return encode(message)
+        except FrameError:
+            log.exception("could not encode a message for connection %s; sent error internal instead", self.id)
+            table = message.get("table")
+            return encode(error_message(ProtocolError("internal"), self.lang, message.get("re"),
+                                        table=table if isinstance(table, str) else None))
+
+    def send_frame(self, frame: str) -> None:
+        """Queue a frame already encoded: one message to many connections is encoded once (:class:`Frames`)."""
+        if self.closing is not None:
+            return
+        if self.queue.qsize() >= OUTBOX_LIMIT:
+            # A client that reads nothing must not make the server hold its messages forever: close it.
+            log.warning("connection %s left %d messages unread; closing it", self.id, OUTBOX_LIMIT)
+            self.close(CLOSE_POLICY, "too many unread messages")
+            return
+        self.queue.put_nowait(frame)
+
+    def close(self, code: int, reason: str) -> None:
+        """End the connection once the frames already queued are sent: a close frame with ``code`` and
+        ``reason`` (1008 policy, 1009 too big, 1011 server error, 1012 restart)."""
+        if self.closing is None:
+            self.closing = (code, reason)
+            self.queue.put_nowait(None)
+
+
+class Frames:
+    """One fan-out's frames, each distinct message encoded once however many connections get it: a message is
+    known by its identity (the same rendering shared by every listener with the same text) or by a key the
+    sender gives (the same batch for every connection in the same language and view). Live for one fan-out only:
+    a message must not change while its frame is kept."""
+
+    def __init__(self) -> None:
+        self.by_id: dict[int, tuple[object, str]] = {}  # id(message) -> (the message, kept alive; its frame)
+        self.by_key: dict[object, str] = {}
+
+    def send(self, conn: Connection, message: AnyServerMessage | Message, key: object = None) -> None:
+        if conn.closing is not None:
+            return
+        if key is not None:
+            frame = self.by_key.get(key)
+            if frame is None:
+                frame = self.by_key[key] = conn.encoded(message)
+        else:
+            held = self.by_id.get(id(message))
+            if held is None:
+                held = self.by_id[id(message)] = (message, conn.encoded(message))
+            frame = held[1]
+        conn.send_frame(frame)

@@ -1,0 +1,351 @@
+"""The lobby: who is online, the tables' listings, lobby chat and private messages.
+
+Every node keeps its own copy of the lobby, rebuilt from ``lobby`` bus messages (:meth:`Lobby.on_lobby`), so
+another node's presence, tables and chat appear here the same way as this node's own. With several nodes the
+listings and the people online are also kept in Redis (:class:`~trickroom.server.cluster.Cluster`), read when the
+node starts, and the people online are brought up to date at each heartbeat (:meth:`Lobby.reconcile_presence`).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import math
+import time
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, cast
+
+from trickroom.narration import translate
+from trickroom.server.connection import Connection, Frames
+from trickroom.server.dispatch import USER, Requests
+from trickroom.server.messages import (
+    ChatMessage,
+    LobbyBatch,
+    LobbySnapshot,
+    Presence,
+    PresenceChange,
+    PrivateMessage,
+    TableEntry,
+    TableListed,
+    TableUnlisted,
+    UserSummary,
+    ok,
+)
+from trickroom.server.names import NameIndex
+from trickroom.server.protocol import Chat, LobbyRequest, Message, Private, ProtocolError, replying
+from trickroom.server.table_parts import CLOSED, FINISHED
+
+if TYPE_CHECKING:
+    from trickroom.server.room import Room
+    from trickroom.server.table import Table
+
+log = logging.getLogger("trickroom.room")
+
+
+def presence_change(user: Message, online: bool) -> Message:
+    """The ``lobby`` bus message of someone coming into the room or leaving it."""
+    return {"kind": "presence", "user": user, "online": online}
+
+
+def visible(listing: Message, uid: str) -> bool:
+    return listing["visible_to"] is None or uid in listing["visible_to"]
+
+
+@dataclass
+class Pending:
+    """The lobby's changes since the last batch: each table's listing now (None: unlisted) and before them, each
+    person's presence now and before them."""
+
+    listings: dict[str, Message | None] = field(default_factory=dict)
+    before: dict[str, Message | None] = field(default_factory=dict)
+    presence: dict[str, tuple[Message, bool]] = field(default_factory=dict)
+    was_online: dict[str, bool] = field(default_factory=dict)
+
+    def empty(self) -> bool:
+        return not (self.listings or self.presence)
+
+
+class Lobby:
+    def __init__(self, room: Room, clock: Callable[[], float] = time.monotonic,
+                 sleep: Callable[[float], Awaitable[None]] = asyncio.sleep) -> None:
+        self.room = room
+        self.online: dict[str, Message] = {}  # user id -> summary, of everyone online on any node
+        self.names = NameIndex()  # the keys of their names (set_online and set_offline keep the two together)
+        self.listings: dict[str, Message] = {}  # table id -> its listing (Table.listing), from any node
+        self.seq = 0
+        self.clock, self.sleep = clock, sleep
+        self.pending = Pending()
+        self.last_batch = -math.inf
+        self.batcher: asyncio.Task[None] | None = None
+        # Connections that got a snapshot since the last batch, and who was online in it.
+        self.fresh: dict[str, frozenset[str]] = {}
+
+    def stop(self) -> None:
+        if self.batcher is not None:
+            self.batcher.cancel()
+
+    async def start(self) -> None:
+        room = self.room
+        await room.bus.subscribe("lobby", self.on_lobby)
+        if room.cluster is not None:
+            self.listings = dict(await room.cluster.listings())
+            for value in (await room.cluster.online()).values():
+                self.set_online(value["user"])
+
+    def set_online(self, user: Message) -> None:
+        old = self.online.get(user["id"])
+        if old is not None:
+            self.names.remove(old["name"])
+        self.online[user["id"]] = user
+        self.names.add(user["name"])
+
+    def set_offline(self, uid: str) -> None:
+        old = self.online.pop(uid, None)
+        if old is not None:
+            self.names.remove(old["name"])
+
+    def name_online(self, name: str) -> bool:
+        """Whether ``name`` looks like (:mod:`trickroom.server.names`) the name of someone online, any node."""
+        return self.names.clashes(name)
+
+    def people_at(self, table_id: str) -> list[str]:
+        """The ids of the people the listing names at a table (seated or watching), on any node."""
+        return list(self.listings.get(table_id, {}).get("people", ()))
+
+    # What this node tells the lobby
+
+    async def publish_listing(self, table: Table) -> None:
+        if table.status == CLOSED or (table.status == FINISHED and not table.members):
+            await self.unlist(table.id)
+            return
+        listing = table.listing()
+        if self.room.cluster is not None:
+            await self.room.cluster.set_listing(table.id, listing)
+        await self.room.bus.publish("lobby", {"kind": "listed", **listing})
+
+    async def unlist(self, table_id: str) -> None:
+        if self.room.cluster is not None:
+            await self.room.cluster.drop_listing(table_id)
+        await self.room.bus.publish("lobby", {"kind": "unlisted", "id": table_id})
+
+    async def presence(self, user: Message, online: bool) -> None:
+        await self.room.bus.publish("lobby", presence_change(user, online))
+
+    async def reconcile_presence(self) -> None:
+        """Who is online is the union of the live nodes' users: apply the difference with this node's copy
+        (a dead node's users leave once its heartbeat entry runs out, unless they came back elsewhere)."""
+        assert self.room.cluster is not None
+        online = {uid: value["user"] for uid, value in (await self.room.cluster.online()).items()}
+        for uid, user in online.items():
+            if uid not in self.online:
+                await self.on_lobby(presence_change(user, True))
+        for uid, user in list(self.online.items()):
+            if uid not in online and uid not in self.room.by_user:
+                await self.on_lobby(presence_change(user, False))
+
+    # The lobby, from the bus
+
+    def snapshot(self, conn: Connection) -> LobbySnapshot:
+        self.seq += 1
+        uid = conn.user["id"] if conn.user else ""
+        entries = [self.render_listing(listing, conn.lang) for listing in self.listings.values()
+                   if visible(listing, uid)]
+        users = sorted(cast(list[UserSummary], list(self.online.values())), key=lambda u: u["name"])
+        # Its snapshot holds some of the pending changes, but not their "before".
+        self.fresh[conn.id] = frozenset(user["id"] for user in users)
+        return LobbySnapshot(type="lobby", seq=self.seq, users=users, tables=entries)
+
+    @staticmethod
+    def render_listing(listing: Message, lang: str) -> TableEntry:
+        """The listing's entry in ``lang``, made once per language while the listing stands (every snapshot
+        reads it; a change of the table brings a new listing)."""
+        rendered: dict[str, TableEntry] = listing.setdefault("rendered", {})
+        entry = rendered.get(lang)
+        if entry is None:
+            # A listing comes over the bus (JSON): its entry is the language-neutral part of a TableEntry.
+            entry = rendered[lang] = cast(TableEntry, {
+                **listing["entry"], "title": listing["titles"].get(lang, listing["titles"]["en"]),
+                "options_text": listing["texts"].get(lang, listing["texts"]["en"])})
+        return entry
+
+    async def on_lobby(self, message: Message) -> None:
+        """A change from the bus (any node's): this node's copy follows at once (and the tables here hear of
+        their people coming and going); the connections hear it with the next batch (:meth:`flush`). Lobby chat
+        is a conversation: it goes out at once."""
+        kind = message["kind"]
+        pending = self.pending
+        if kind == "presence":
+            user, online = message["user"], bool(message["online"])
+            pending.was_online.setdefault(user["id"], user["id"] in self.online)
+            if online:
+                self.set_online(user)
+            else:
+                self.set_offline(user["id"])
+            pending.presence[user["id"]] = (user, online)
+            for table in list(self.room.tables.values()):
+                if user["id"] in table.members or table.seat_of(user["id"]) is not None:
+                    await table.handle(presence_change(user, online))
+        elif kind == "listed":
+            table_id = message["entry"]["id"]
+            pending.before.setdefault(table_id, self.listings.get(table_id))
+            listing: Message = {k: message.get(k) for k in ("entry", "titles", "texts", "visible_to", "people")}
+            self.listings[table_id] = pending.listings[table_id] = listing
+        elif kind == "unlisted":
+            table_id = message["id"]
+            if table_id not in self.listings:
+                return
+            pending.before.setdefault(table_id, self.listings.pop(table_id))
+            pending.listings[table_id] = None
+        elif kind == "chat":
+            self.seq += 1
+            sender = message["from"]
+            for conn in self.room.connections.values():
+                # (not to a reader who ignores the sender)
+                if conn.user is not None and not self.room.moderator.hides(conn, {"type": "chat", "from": sender}):
+                    said: ChatMessage = {"type": "chat", "seq": self.seq, "from": sender,
+                                         "message": message["message"],
+                                         "text": translate("chat.lobby", conn.lang, name=sender["name"],
+                                                           message=message["message"])}
+                    conn.send(said)
+            return
+        await self.batch_soon()
+
+    # Batches: the lobby's changes, gathered
+
+    async def batch_soon(self) -> None:
+        """Send the pending changes at once if the last batch went out ``lobby_batch_seconds`` ago (or batching
+        is off), else when that time has passed: one task waits for it, however many changes come meanwhile."""
+        wait = self.last_batch + self.room.settings.lobby_batch_seconds - self.clock()
+        if self.room.settings.lobby_batch_seconds <= 0:
+            self.flush()
+        elif self.batcher is None or self.batcher.done():
+            self.batcher = asyncio.get_running_loop().create_task(self.flush_after(max(0.0, wait)))
+
+    async def flush_after(self, delay: float) -> None:
+        await self.sleep(delay)
+        try:
+            self.flush()
+        except Exception:  # a bug must not stop the lobby: the next change makes the next batch
+            log.exception("could not send the lobby's changes")
+
+    def flush(self) -> None:
+        """Every following connection hears what changed since the last batch, once per table and person, as
+        it is now: protocol 2 as one ``lobby_batch``, protocol 1 as ``table_listed``, ``table_unlisted`` and
+        ``presence`` messages. A table listed and unlisted, or a person who came and went, between two batches
+        is not heard of at all, except by a connection that got its snapshot in between (its snapshot may hold
+        them): it hears every change as it is now."""
+        pending, self.pending = self.pending, Pending()
+        fresh, self.fresh = self.fresh, {}
+        self.last_batch = self.clock()
+        if pending.empty():
+            return
+        self.seq += 1
+        seq = self.seq
+        changed = {uid for uid, (_, online) in pending.presence.items() if online != pending.was_online[uid]}
+        rendered: dict[tuple[str, str], TableEntry] = {}  # (table, language): said once for everyone
+        said: dict[str, list[PresenceChange]] = {}  # language: the people's comings and goings
+        frames = Frames()
+        for conn in self.room.connections.values():
+            if conn.user is None or not conn.follows_lobby:
+                continue
+            uid, lang, in_snapshot = conn.user["id"], conn.lang, fresh.get(conn.id)
+            snapshot_since = in_snapshot is not None
+            listed: list[TableEntry] = []
+            unlisted: list[str] = []
+            for table_id, listing in pending.listings.items():
+                before = pending.before.get(table_id)
+                if listing is not None and visible(listing, uid):
+                    if (table_id, lang) not in rendered:
+                        rendered[table_id, lang] = self.render_listing(listing, lang)
+                    listed.append(rendered[table_id, lang])
+                elif snapshot_since or (before is not None and visible(before, uid)):
+                    unlisted.append(table_id)
+            if lang not in said:
+                said[lang] = [PresenceChange(user=cast(UserSummary, user), online=online,
+                                             text=translate("lobby.arrives" if online else "lobby.leaves", lang,
+                                                            name=user["name"]))
+                              for user, online in pending.presence.values()]
+            # Nobody hears of someone arriving whom their snapshot already showed (or leaving whom it did not).
+            presence = [change for change in said[lang] if change["user"]["id"] != uid and (
+                (change["user"]["id"] in in_snapshot) != change["online"] if in_snapshot is not None
+                else change["user"]["id"] in changed)]
+            if not (listed or unlisted or presence):
+                continue
+            # Connections that hear the same (the same language, tables and people) get the same frame, encoded
+            # once (the entries are known by table, said once per language; the changes by person).
+            if conn.protocol >= 2:
+                key = (lang, tuple(e["id"] for e in listed), tuple(unlisted), tuple(c["user"]["id"] for c in presence))
+                frames.send(conn, LobbyBatch(type="lobby_batch", seq=seq, listed=listed, unlisted=unlisted,
+                                             presence=presence), key)
+                continue
+            for change in presence:
+                frames.send(conn, Presence(type="presence", seq=seq, **change),
+                            ("presence", lang, change["user"]["id"]))
+            for entry in listed:
+                frames.send(conn, TableListed(type="table_listed", seq=seq, entry=entry), ("listed", lang, entry["id"]))
+            for table_id in unlisted:
+                frames.send(conn, TableUnlisted(type="table_unlisted", seq=seq, id=table_id), ("unlisted", table_id))
+
+    # Finding people
+
+    def find_online(self, ref: str) -> Message:
+        """Someone online (any node) by id or name, with their language when they are connected here."""
+        user = self.online.get(ref)
+        if user is None:
+            user = next((u for u in self.online.values() if u["name"].lower() == ref.lower()), None)
+        if user is None:
+            raise ProtocolError("unknown_user", name=ref[:40])
+        found = dict(user)
+        conns = self.room.by_user.get(found["id"])
+        if conns:
+            found["lang"] = next(iter(conns)).lang
+        return found
+
+    def find_online_summary(self, ref: str) -> Message | None:
+        with contextlib.suppress(ProtocolError):
+            found = self.find_online(ref)
+            found.pop("lang", None)
+            return found
+        return None
+
+
+# Client messages
+
+
+async def on_lobby_request(room: Room, conn: Connection, msg: LobbyRequest) -> None:
+    conn.follows_lobby = msg.follow
+    if msg.follow:
+        conn.send(replying(room.lobby.snapshot(conn), msg.id))
+    elif msg.id is not None:
+        conn.send(ok(msg.id))
+
+
+async def on_chat(room: Room, conn: Connection, msg: Chat) -> None:
+    """Lobby chat, or (with ``table``) the table's, which its owner answers."""
+    if msg.table:
+        await room.ownership.to_table(conn, msg)
+        return
+    await room.moderator.check_mute(conn.me)  # a muted player's lobby chat is refused, on every node
+    await room.bus.publish("lobby", {"kind": "chat", "from": conn.me, "message": msg.message})
+    if msg.id is not None:
+        conn.send(ok(msg.id))
+
+
+async def on_private(room: Room, conn: Connection, msg: Private) -> None:
+    user = conn.me
+    target = room.lobby.find_online(msg.to)
+    target.pop("lang", None)
+    message: PrivateMessage = {"type": "private", "from": cast(UserSummary, user), "to": cast(UserSummary, target),
+                               "message": msg.message}
+    # The sentence is made where each copy is delivered, in the language of the connection that reads it
+    # (the recipient may be connected to another node, whose preferences this one does not know).
+    say = {"key": "lobby.private", "params": {"name": user["name"], "message": msg.message}}
+    for recipient in {user["id"], target["id"]}:
+        await room.bus.publish(f"user:{recipient}", {"message": message, "conn": None, "say": say})
+    if msg.id is not None:
+        conn.send(ok(msg.id))
+
+
+REQUESTS: Requests = {LobbyRequest: (USER, on_lobby_request), Chat: (USER, on_chat), Private: (USER, on_private)}

@@ -1,0 +1,120 @@
+"""Saying the table: a journal entry as one listener may see it, in their language.
+
+Pure functions of plain data (an :class:`~trickroom.server.table_parts.Entry`, a
+:class:`~trickroom.server.table_parts.Scene` and who listens). The shell uses :func:`deliveries` for each
+``Announce`` effect: an entry reads the same to every listener with the same seat (game events only) and
+language, so it is said once for each such group, not once per listener (a table with many spectators would
+narrate it again and again).
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Iterator, Sequence
+from typing import Any
+
+from trickroom.games import Game, events_for
+from trickroom.narration import catalog, describe, narrate, narrate_step, said_in, seat_names, title, translate, urgency
+from trickroom.server.messages import ChatMessage, Event, TableEvent
+from trickroom.server.protocol import Message
+from trickroom.server.table_parts import Announce, Effect, Entry, Listener, Scene
+
+log = logging.getLogger("trickroom.table")
+
+
+def info_in(facts: Message, game: Game, lang: str) -> Message:
+    """The table's info (``facts``: its language-neutral part) with the texts of ``lang``."""
+    return {**facts, "title": title(game.name, lang), "options_text": describe(game, lang)}
+
+
+Said = Event | ChatMessage | TableEvent  # what a journal entry becomes
+
+
+def render(entry: Entry, listener: Listener, scene: Scene) -> Said | None:
+    """The journal entry as ``listener`` may see it, or None if it is not for them."""
+    lang = listener.lang
+    if entry.kind == "event":
+        visible = events_for([entry.data], listener.seat)
+        if not visible:
+            return None
+        try:
+            text = narrate(scene.game.name, visible[0], listener.seat, lang, seat_names(scene.names, lang)) or ""
+        except Exception:  # a missing or broken sentence must never stop the game
+            log.exception("narration failed for %s", visible[0].get("type"))
+            text = ""
+        return {"type": "event", "table": scene.table, "seq": entry.seq, "event": visible[0], "text": text,
+                "urgency": urgency(scene.game.name, visible[0], listener.seat)}
+    if entry.kind == "chat":
+        sender = entry.data["from"]
+        return {"type": "chat", "table": scene.table, "seq": entry.seq, "from": sender,
+                "message": entry.data["message"], "urgency": "polite",
+                "text": translate("chat.table", lang, name=sender["name"], message=entry.data["message"])}
+    return _table_event(entry, lang, scene)
+
+
+def _table_event(entry: Entry, lang: str, scene: Scene) -> TableEvent:
+    data = entry.data
+    params: dict[str, Any] = said_in(data.get("params", {}), lang)
+    params.setdefault("table", scene.name)
+    key = f"table.{data['kind']}"
+    if "level" in params:  # a sentence per level where there is one ("An easy bot..."), else the level named
+        level = str(params["level"])
+        if f"bot.level.{level}" in catalog("en", "room"):
+            params["level"] = translate(f"bot.level.{level}", lang)
+        if f"{key}.{level}" in catalog(lang, "room"):
+            key = f"{key}.{level}"
+    message: TableEvent = {"type": "table_event", "table": scene.table, "seq": entry.seq, "kind": data["kind"],
+                           "urgency": "polite", "info": info_in(scene.info or {}, scene.game, lang),
+                           "text": translate(key, lang, **params)}
+    if "user" in data:
+        message["user"] = data["user"]
+    if "seat" in data:
+        message["seat"] = data["seat"]
+    if "standings" in data:
+        message["standings"] = data["standings"]
+    return message
+
+
+def merged_texts(effects: Sequence[Effect]) -> dict[tuple[int, str], str]:
+    """The texts that change when a step's game events are said together (narrate_step: "You take the trick with
+    the eight of clubs and draw the king of diamonds."), by (index of the Announce in ``effects``, user id); an
+    event said inside another's sentence gets the empty text. Events sent again (``missed``) are said alone."""
+    announces = [(i, e) for i, e in enumerate(effects)
+                 if isinstance(e, Announce) and e.entry.kind == "event" and not e.missed]
+    if len(announces) < 2:
+        return {}
+    scene = announces[0][1].scene
+    groups: dict[tuple[int | None, str], list[str]] = {}
+    for listener in announces[0][1].to:
+        groups.setdefault((listener.seat, listener.lang), []).append(listener.user)
+    changed: dict[tuple[int, str], str] = {}
+    for (seat, lang), users in groups.items():
+        seen = [(i, visible[0]) for i, e in announces if (visible := events_for([e.entry.data], seat))]
+        try:
+            texts = narrate_step(scene.game.name, [event for _, event in seen], seat, lang,
+                                 seat_names(scene.names, lang))
+        except Exception:  # a missing or broken sentence must never stop the game: each is said alone
+            log.exception("merged narration failed")
+            continue
+        if texts is None:
+            continue
+        for (index, _), text in zip(seen, texts, strict=True):
+            for user in users:
+                changed[index, user] = text or ""
+    return changed
+
+
+def deliveries(announce: Announce) -> Iterator[tuple[str, Said]]:
+    """(user id, message) for each listener of ``announce`` who may see its entry."""
+    said: dict[tuple[int | None, str], Said | None] = {}
+    by_seat = announce.entry.kind == "event"
+    for listener in announce.to:
+        key = (listener.seat if by_seat else None, listener.lang)
+        if key not in said:
+            message = render(announce.entry, listener, announce.scene)
+            if message is not None and announce.missed:
+                message["missed"] = True
+            said[key] = message
+        found = said[key]
+        if found is not None:
+            yield listener.user, found
