@@ -1,4 +1,5 @@
-"""The ``trickroom`` command: ``serve`` (the room), ``play`` (terminal client), ``arena`` (bot matches).
+"""The ``trickroom`` command: ``serve`` (the room), ``play`` (terminal client), ``arena`` (bot matches), ``admin``
+(the operator's tools), ``protocol-schema`` (the protocol's JSON Schema).
 
 Each subcommand lives in its own module, imported only when used, with ``add_arguments(parser)`` and
 ``run(args) -> int``.
@@ -14,6 +15,8 @@ SUBCOMMANDS = {
     "serve": ("trickroom.server.main", "run the room server"),
     "play": ("trickroom.terminal.main", "play in the terminal, offline against bots or on a server"),
     "arena": ("trickroom.bots.arena", "play bots against each other on duplicate deals and measure them"),
+    "admin": ("trickroom.server.admin", "the operator's tools: roles, accounts, room bans, backups, the audit log"),
+    "protocol-schema": ("trickroom.server.schema", "the protocol's JSON Schema, both directions (docs/protocol.md)"),
 }
 
 

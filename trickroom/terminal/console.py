@@ -7,11 +7,34 @@ completion; through a pipe there is no prompt and no readline, only lines.
 
 from __future__ import annotations
 
+import re
 import sys
 from collections.abc import Callable
-from typing import TextIO
+from typing import Any, TextIO
 
 Completer = Callable[[str, bool], list[str]]  # (text, is the first word) -> candidates
+# What must never reach the terminal from someone else: C0 and C1 controls (ESC, NUL, BEL, newline...), DEL,
+# the Unicode line and paragraph separators, the bidi embeddings, overrides and isolates, lone surrogates.
+_UNPRINTABLE = re.compile("[\x00-\x1f\x7f-\x9f\u2028\u2029\u202a-\u202e\u2066-\u2069\ud800-\udfff]")
+
+
+def _escape(found: re.Match[str]) -> str:
+    code = ord(found.group())
+    return f"\\x{code:02x}" if code < 0x100 else f"\\u{code:04x}"
+
+
+def printable(value: Any) -> Any:
+    """``value`` (a string, or JSON from the room: every string in it) with each character that could move the
+    cursor, clear the screen, ring, start a new line or turn text around shown as an escape instead (``\\x1b``).
+    For everything that came from the network: the room cleans people's text, but the terminal does not rely on
+    it, so that no other person's chat, name or table name can write a line the player did not get."""
+    if isinstance(value, str):
+        return _UNPRINTABLE.sub(_escape, value)
+    if isinstance(value, dict):
+        return {printable(key): printable(inner) for key, inner in value.items()}
+    if isinstance(value, list):
+        return [printable(inner) for inner in value]
+    return value
 
 
 class Console:

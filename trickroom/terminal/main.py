@@ -5,7 +5,9 @@
     trickroom play --server ws://localhost:8000/ws --name Anna --create bura --players 2 --bots normal
 
 Each game is a sub-command whose flags are generated from the game's option declarations (``Game.OPTIONS``),
-so a new option appears here without being listed twice.
+so a new option appears here without being listed twice; their help is the option's description in the
+catalog. Values are checked by the game itself, so a bad one is refused with the game's sentence in the chosen
+language (``--players 3`` for Mpourloto), not argparse's.
 """
 
 from __future__ import annotations
@@ -16,7 +18,9 @@ from typing import Any
 
 from trickroom.bots import LEVELS
 from trickroom.games import GAMES, Option, OptionError, game_class, load_game
-from trickroom.narration import LANGUAGES
+from trickroom.narration import LANGUAGES, refusal
+from trickroom.narration.games import option_description, title
+from trickroom.terminal.text import say
 
 OPTION_PREFIX = "option_"
 DEFAULT_LEVEL = "normal"
@@ -29,8 +33,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     games = parser.add_subparsers(dest="game", metavar="GAME", help="the game to play offline, or to create online")
     for name in GAMES:
         cls = game_class(name)
-        sub = games.add_parser(name, help=f"{cls.title['en']} ({cls.min_players}-{cls.max_players} players)",
-                               description=f"{cls.title['en']}: play against bots, or create a table with --server.")
+        sub = games.add_parser(name, help=f"{title(name)} ({cls.min_players}-{cls.max_players} players)",
+                               description=f"{title(name)}: play against bots, or create a table with --server.")
         _add_common(sub, nested=True)
         for option in cls.OPTIONS:
             _add_option(sub, option)
@@ -61,24 +65,28 @@ def _add_common(parser: argparse.ArgumentParser, nested: bool) -> None:
     parser.add_argument("--table", default=default(None), metavar="ID", help="with --server: the table to join")
     parser.add_argument("--create", action="store_true", default=default(False),
                         help="with --server: create a table of the game named after it, with its options")
+    parser.add_argument("--hints", action="store_true", default=default(False),
+                        help="with --create: allow hints at the table (the game then changes no rating)")
+    parser.add_argument("--replay", default=default(None), metavar="FILE",
+                        help="watch an exported game again (its JSON); with --name, as that player heard it")
 
 
 def _add_option(parser: argparse.ArgumentParser, option: Option) -> None:
+    """A flag for the option. argparse only collects the text: the game validates it (``load_game``)."""
     flag = "--" + option.name.replace("_", "-")
     dest = OPTION_PREFIX + option.name
-    text = option.description.get("en", option.name)
+    text = option_description(option)
     if option.kind is bool:
         parser.add_argument(flag, dest=dest, action=argparse.BooleanOptionalAction, default=argparse.SUPPRESS,
                             help=f"{text} (default {'on' if option.default else 'off'})")
         return
-    kind = int if option.kind is int else str
-    choices = list(option.choices) if option.choices is not None and len(option.choices) > 1 else None
-    if option.choices is not None and len(option.choices) == 1:
-        return  # nothing to choose (Mpourloto's four players)
-    bounds = f", {option.minimum}-{option.maximum}" if option.minimum is not None else ""
-    parser.add_argument(flag, dest=dest, type=kind, choices=choices, default=argparse.SUPPRESS,
-                        metavar=None if choices else "N" if kind is int else "VALUE",
-                        help=f"{text} (default {option.default}{bounds})")
+    if option.choices is not None:
+        metavar, allowed = "{" + ",".join(str(c) for c in option.choices) + "}", ""
+    else:
+        metavar = "N" if option.kind is int else "VALUE"
+        allowed = f", {option.minimum}-{option.maximum}" if option.minimum is not None else ""
+    parser.add_argument(flag, dest=dest, default=argparse.SUPPRESS, metavar=metavar,
+                        help=f"{text} (default {option.default}{allowed})")
 
 
 def game_options(args: argparse.Namespace) -> dict[str, Any]:
@@ -92,22 +100,28 @@ def run(args: argparse.Namespace) -> int:
     from trickroom.terminal.render import Style
 
     style = Style(symbols=args.symbols, color=args.color)
+    if args.replay:
+        from trickroom.terminal.replay import run_file
+
+        return run_file(args.replay, args.name, Console(), args.lang)
+    given = game_options(args)
+    game = None
+    if args.game:
+        try:  # the options are the game's to check, online too: a bad value is refused here, in the language
+            game = load_game(args.game, **given)
+        except OptionError as exc:
+            print(refusal(exc, args.lang), file=sys.stderr)
+            return 2
     if args.server:
         from trickroom.terminal.online import OnlineClient
 
         client = OnlineClient(args.server, args.name, Console(), args.lang, style, table=args.table,
                               create=args.game if args.create or (args.game and not args.table) else None,
-                              options=game_options(args), bots=args.bots,
-                              hands=args.hands)
+                              options={name: game.options[name] for name in given} if game else {}, bots=args.bots,
+                              hands=args.hands, hints=args.hints)
         return client.run()
-    if not args.game:
-        print("Choose a game: trickroom play bura, or trickroom play mpourloto (or --server URL to join a room).",
-              file=sys.stderr)
-        return 2
-    try:
-        game = load_game(args.game, **game_options(args))
-    except OptionError as exc:
-        print(exc, file=sys.stderr)
+    if game is None:
+        print(say("choose_game", args.lang), file=sys.stderr)
         return 2
     from trickroom.terminal.offline import OfflineGame
 

@@ -10,23 +10,33 @@ from __future__ import annotations
 
 import time
 
-from trickroom.bots import DEFAULT_BUDGETS, Bot, make_bot, off_turn_action
+from trickroom.bots import DEFAULT_BUDGETS, HARD_BUDGET, Bot, make_bot, off_turn_action
+from trickroom.bots.advice import advise, finished_hands
+from trickroom.bots.search import Budget
 from trickroom.games import Game, IllegalAction, events_for
-from trickroom.narration import refusal
+from trickroom.narration import describe, narrate_step, refusal, translate
+from trickroom.narration.advice import hint_text
+from trickroom.narration.names import joined
+from trickroom.narration.replay import History
 from trickroom.terminal.commands import Act, Empty, Info, Other, Problem, Quit, parse, unknown
 from trickroom.terminal.console import Console
-from trickroom.terminal.render import Style, joined, standings_line
+from trickroom.terminal.render import Style, standings_line
+from trickroom.terminal.replay import local_review
 from trickroom.terminal.session import Session
 from trickroom.terminal.text import say
 
 HUMAN = 0
-BOT_NAMES = {"en": ("Anna", "Boris", "Vera", "Gleb", "Dina"), "ru": ("Анна", "Борис", "Вера", "Глеб", "Дина")}
 FALLBACK_LEVEL = "random"
 
 
 def bot_names(count: int, lang: str) -> list[str]:
-    pool = BOT_NAMES.get(lang, BOT_NAMES["en"])
+    """Names for the bots at an offline table, as the language's players are often called."""
+    pool = say("bot_names", lang).split()
     return [pool[i % len(pool)] for i in range(count)]
+
+
+def level_name(level: str, lang: str) -> str:
+    return translate(f"bot.level.{level}", lang)
 
 
 def make_bots(level: str, players: int, seed: int, console: Console, lang: str) -> tuple[list[Bot | None], str]:
@@ -36,7 +46,8 @@ def make_bots(level: str, players: int, seed: int, console: Console, lang: str) 
                                            for seat in range(1, players)]
         return bots, level
     except (ValueError, ImportError) as exc:
-        console.say(say("bot_fallback", lang, level=level, fallback=FALLBACK_LEVEL) + f" ({exc})")
+        console.say(say("bot_fallback", lang, level=level_name(level, lang), fallback=level_name(FALLBACK_LEVEL, lang))
+                    + f" ({exc})")
         return [None] + [make_bot(FALLBACK_LEVEL, seed=seed * 8 + seat) for seat in range(1, players)], FALLBACK_LEVEL
 
 
@@ -83,20 +94,24 @@ class OfflineGame(Session):
 
     def introduce(self) -> None:
         lang = self.lang
-        self.say(self.game.describe(lang))
-        others = [say("seat_entry", lang, name=self.names[s], level=self.level, number=s + 1)
+        self.say(describe(self.game, lang))
+        others = [say("seat_entry", lang, name=self.names[s], level=level_name(self.level, lang), number=s + 1)
                   for s in range(1, len(self.names))]
         self.say(say("seating" if self.named else "seating_you", lang, name=self.names[HUMAN],
                      others=joined(others, lang)))
-        if self.game.name == "mpourloto":
-            self.say(say("partner", lang, name=self.names[2]))
+        team = self.game.team_of(HUMAN)
+        if team is not None:
+            partner = next(seat for seat in self.game.teams[team] if seat != HUMAN)
+            self.say(say("partner", lang, name=self.names[partner]))
         self.say(say("hint", lang), remember=False)
 
     def speak_new_events(self) -> None:
         new = self.match.events[self.spoken:]
         self.spoken = len(self.match.events)
-        for event in events_for(new, HUMAN):
-            self.show_event(event)
+        seen = events_for(new, HUMAN)
+        texts = narrate_step(self.game.name, seen, HUMAN, self.lang, self.names)  # a trick's end: one sentence
+        for index, event in enumerate(seen):
+            self.show_event(event, None if texts is None else texts[index] or "")
             if self.hands_done():
                 return  # the next hand's deal is not spoken: the player asked to stop here
 
@@ -104,7 +119,9 @@ class OfflineGame(Session):
         return bool(self.hands) and self.tracker.hands_played >= self.hands
 
     def bots_act_off_turn(self) -> bool:
-        """Let each bot not asked to move make an off-turn move (only a Bura claim exists); True if one did."""
+        """Let each bot not asked to move make an off-turn move (a Bura claim); True if one did."""
+        if not self.game.off_turn_actions:
+            return False
         match = self.match
         for seat, bot in enumerate(self.bots):
             if bot is None or seat in match.to_act:
@@ -135,6 +152,11 @@ class OfflineGame(Session):
     def human_turn(self) -> bool:
         """Read commands until one action is accepted (True), or the person leaves (False)."""
         legal = self.match.legal_actions(HUMAN)
+        if [a for a in legal if a not in self.game.off_turn_actions] == ["pass"]:
+            # Nothing to announce: the pass is made for the player, unsaid (as the room's auto_pass, B9a).
+            self.match.apply(HUMAN, "pass")
+            self.speak_new_events()
+            return True
         self.show_turn(legal)
         while True:
             line = self.console.read()
@@ -142,7 +164,8 @@ class OfflineGame(Session):
                 self.say(say("eof", self.lang), remember=False)
                 return False
             command = parse(line, legal, self.current_hand(), self.lang)
-            if isinstance(command, Quit):
+            if isinstance(command, Quit):  # the standings so far, then goodbye
+                self.say(standings_line(self.match.standings, self.names, self.lang, final=False))
                 self.say(say("bye", self.lang), remember=False)
                 return False
             if isinstance(command, Act) and self.try_action(command.action):
@@ -156,6 +179,28 @@ class OfflineGame(Session):
             self.say(command.message, remember=False)
         elif isinstance(command, Other):
             self.say(unknown(command.words, self.lang).message, remember=False)
+
+    def hint(self) -> None:
+        """The hard bot's move for the person now, searched here (the bots' budget), said with its reason."""
+        match = self.match
+        if HUMAN not in match.to_act:
+            self.say(say("not_your_turn", self.lang), remember=False)
+            return
+        advice = advise(self.game, HUMAN, match.view(HUMAN), events_for(match.events, HUMAN),
+                        match.legal_actions(HUMAN), seed=len(match.actions), budget=Budget(HARD_BUDGET))
+        self.say(hint_text(self.game.name, advice, self.lang), remember=False)
+
+    def review(self, hand: int | None) -> None:
+        """The hard bot's review of one of the person's finished hands (default: the last), searched here."""
+        match = self.match
+        history = History(self.game.name, dict(self.game.options), match.seed, tuple(match.actions),
+                          tuple(self.names), decks=match.decks)
+        done = finished_hands(self.game, match.seed, match.decks, match.actions)
+        number = hand or done
+        if 1 <= number <= done:  # the search takes a few seconds: say so first
+            self.say(translate("review.computing", self.lang, hand=number), remember=False)
+        for line in local_review(history, number, HUMAN, self.lang, HARD_BUDGET):
+            self.say(line, remember=False)
 
     def try_action(self, action: str) -> bool:
         try:

@@ -13,7 +13,10 @@ When the connection closes, the client goes on elsewhere (docs/protocol.md, "Sev
 listed, then ``hello.nodes``, then the address it started with; after a plain drop, the same address first. It
 logs in again with its session token and sends ``resume`` with the last table ``seq`` it saw: the missed
 messages are printed, journal messages seen already are not, and numbers jumping ahead after a move are fine.
-``stats [NAME]`` prints a player's games played and won and rating, one line per game.
+``stats [NAME]`` prints a player's games played and won and rating, one line per game. ``report NAME REASON``
+reports a player to the moderators (from a table, that table too), ``ignore NAME`` and ``unignore NAME`` stop and
+start hearing someone; a moderator has ``reports`` (the reports that wait) and ``mods TEXT`` (the moderators'
+channel). docs/moderation.md.
 """
 
 from __future__ import annotations
@@ -25,19 +28,24 @@ import time
 from collections.abc import Sequence
 from typing import Any
 
+from babel.numbers import format_decimal
 from websockets.exceptions import ConnectionClosed, WebSocketException
 from websockets.sync.client import ClientConnection, connect
 
+from trickroom.narration import catalog, translate
+from trickroom.narration.names import grouped
 from trickroom.terminal.commands import Act, Empty, Info, Other, Problem, Quit, parse, unknown
-from trickroom.terminal.console import Console
+from trickroom.terminal.console import Console, printable
 from trickroom.terminal.render import Style, standings_line
+from trickroom.terminal.replay import ReplayMode, save
 from trickroom.terminal.session import Session
 from trickroom.terminal.summary import HandTracker
-from trickroom.terminal.text import say
+from trickroom.terminal.text import command_words, commands_by_word, folded, say
 
 Message = dict[str, Any]
 POLL_SECONDS = 0.05
-ONLINE_WORDS = ("tables", "join", "create", "start", "bot", "leave", "say", "stats")
+ONLINE_WORDS = ("tables", "join", "create", "start", "bot", "leave", "say", "stats", "games", "replay", "report",
+                "ignore", "unignore", "reports", "mods")
 JOURNAL_TYPES = ("event", "table_event", "chat")  # table messages numbered by the table's journal
 SERVICE_RESTART = 1012  # websocket close code: the server is restarting or handing its tables over
 RECONNECT_SECONDS = 60.0  # how long to keep trying before giving up
@@ -46,7 +54,7 @@ RECONNECT_SECONDS = 60.0  # how long to keep trying before giving up
 class OnlineClient(Session):
     def __init__(self, url: str, name: str | None, console: Console, lang: str, style: Style,
                  table: str | None = None, create: str | None = None, options: dict[str, Any] | None = None,
-                 bots: str | None = None, hands: int = 0) -> None:
+                 bots: str | None = None, hands: int = 0, hints: bool = False) -> None:
         super().__init__("", {}, [], None, console, lang, style)
         self.url = url
         self.nickname = name or "Guest"
@@ -55,6 +63,7 @@ class OnlineClient(Session):
         self.create_options = dict(options or {})
         self.bot_level = bots
         self.hands = hands
+        self.hints = hints  # a table this client creates allows hints
         self.user_id: str | None = None
         self.table: str | None = None
         self.info: Message | None = None
@@ -80,17 +89,20 @@ class OnlineClient(Session):
         self.moved_tables: set[str] = set()  # tables to say "Back at the table." for when their snapshot comes
         self.last_seq: dict[str, int] = {}  # table id -> last journal seq received
         self.game_titles: dict[str, dict[str, str]] = {}
+        self.replay: ReplayMode | None = None  # a finished game being watched again (docs/replays.md)
+        self.listed_games: list[str] = []  # the table ids of the last "games" list, for "replay N"
+        self.exports: dict[str, str] = {}  # "history" or "transcript" -> the file it is to be saved in
 
     # Session state
 
     def current_view(self) -> Message | None:
-        return self.view
+        return self.replay.view() if self.replay is not None else self.view
 
     def current_legal(self) -> list[str]:
         return list(self.legal)
 
     def extra_words(self) -> list[str]:
-        return list(ONLINE_WORDS)
+        return [word for command in ONLINE_WORDS for word in command_words(command, self.lang)]
 
     # The loop
 
@@ -176,7 +188,8 @@ class OnlineClient(Session):
 
     # What the room says
 
-    def receive(self, msg: Message) -> None:
+    def receive(self, raw: Message) -> None:
+        msg: Message = printable(raw)  # nothing from the network reaches the terminal unescaped
         kind = msg.get("type")
         text = msg.get("text") or ""
         table, seq = msg.get("table"), msg.get("seq")
@@ -195,9 +208,9 @@ class OnlineClient(Session):
         self.nodes = [n for n in msg.get("nodes") or [] if isinstance(n, str)]
         self.game_titles = {g["name"]: g.get("title") or {} for g in msg.get("games") or []}
         if self.token and self.resuming:
-            self.send({"type": "login", "token": self.token, "lang": self.lang, "protocol": 1})
+            self.send({"type": "login", "token": self.token, "lang": self.lang, "protocol": 2})
         else:
-            self.send({"type": "login", "nickname": self.nickname, "lang": self.lang, "protocol": 1})
+            self.send({"type": "login", "nickname": self.nickname, "lang": self.lang, "protocol": 2})
 
     def on_reconnect(self, msg: Message) -> None:
         """This node is stopping: the connection closes next, and the client moves to one of these."""
@@ -217,7 +230,8 @@ class OnlineClient(Session):
             return
         self.say(msg.get("text", ""))
         if self.want_create:
-            self.send({"type": "create", "game": self.want_create, "options": self.create_options})
+            self.send({"type": "create", "game": self.want_create, "options": self.create_options,
+                       **({"hints": True} if self.hints else {})})
         elif self.want_table:
             self.send({"type": "watch", "table": self.want_table})
 
@@ -225,15 +239,26 @@ class OnlineClient(Session):
         if self.table is not None or self.want_create or self.want_table:
             return
         entries = [say("table_entry", self.lang, id=t["id"], text=t.get("options_text", t.get("title", "")),
-                       taken=t.get("taken", 0), seats=t.get("seats", 0), status=t.get("status", ""))
+                       taken=t.get("taken", 0), seats=t.get("seats", 0),
+                       status=translate(f"status.{t.get('status', '')}", self.lang))
                    for t in msg.get("tables", []) if t.get("status") != "finished"]
-        self.say(say("tables", self.lang, list="; ".join(entries)) if entries else say("no_tables", self.lang),
+        listed = say("tables", self.lang, list=grouped(entries, self.lang))
+        self.say(listed if entries else say("no_tables", self.lang),
                  remember=False)
         self.say(say("online_hint", self.lang), remember=False)
+
+    def on_lobby_batch(self, msg: Message) -> None:
+        """The lobby's changes (protocol 2): the tables are listed on request (``tables``); people coming and going
+        are said, as the lobby's ``presence`` messages were."""
+        for change in msg.get("presence") or []:
+            if isinstance(change, dict) and change.get("text"):
+                self.say(str(change["text"]))
 
     def on_snapshot(self, msg: Message) -> None:
         first = self.table != msg["table"]
         self.table = msg["table"]
+        if first:  # at a table the lobby's changes are not needed: the ``tables`` command asks for them again
+            self.send({"type": "lobby", "follow": False})
         if isinstance(msg.get("seq"), int):
             self.last_seq[self.table] = max(self.last_seq.get(self.table, 0), msg["seq"])
         if self.table in self.moved_tables:
@@ -273,8 +298,6 @@ class OnlineClient(Session):
         self.tracker.options = dict(self.options)
 
     def bot_name(self, seat: int) -> str:
-        from trickroom.narration import translate
-
         return translate("bot.name", self.lang, number=seat + 1)
 
     def on_table_event(self, msg: Message) -> None:
@@ -333,7 +356,7 @@ class OnlineClient(Session):
         if self.prompted == self.legal:
             return
         self.prompted = list(self.legal)
-        self.show_turn(self.legal)
+        self.show_turn(self.legal, msg.get("text"))
 
     def on_error(self, msg: Message) -> None:
         self.answered(msg)
@@ -349,6 +372,22 @@ class OnlineClient(Session):
 
     def on_ok(self, msg: Message) -> None:
         self.answered(msg)
+        if msg.get("text"):  # a moderator's action, said by the room
+            self.say(msg["text"], remember=False)
+
+    def on_reports(self, msg: Message) -> None:
+        reports = msg.get("reports") or []
+        if not reports:
+            self.say(say("reports_none", self.lang), remember=False)
+        for report in reports:
+            self.say(say("report_line", self.lang, id=report.get("id", ""), text=report.get("text", "")),
+                     remember=False)
+
+    def answer(self, info: Info) -> None:
+        super().answer(info)
+        if info.topic == "help":  # the room's own commands
+            for line in say("help_room", self.lang).splitlines():
+                self.say(line, remember=False)
 
     def on_stats(self, msg: Message) -> None:
         user = msg.get("user") or {}
@@ -365,20 +404,118 @@ class OnlineClient(Session):
         for name in sorted(games, key=lambda g: (order.index(g) if g in order else len(order), g)):
             title = self.game_titles.get(name, {})
             figures = games[name]
-            rating = f"{float(figures.get('rating', 0.0)):.1f}"
+            rating = format_decimal(float(figures.get("rating", 0.0)), format="0.0", locale=self.lang)
             self.say(say("stats_line", self.lang, game=title.get(self.lang) or title.get("en") or name,
-                         played=figures.get("played", 0), won=figures.get("won", 0),
-                         rating=rating.replace(".", ",") if self.lang == "ru" else rating), remember=False)
+                         played=figures.get("played", 0), won=figures.get("won", 0), rating=rating), remember=False)
 
     def on_pong(self, msg: Message) -> None:
         return
 
+    # Hints, reviews, finished games and replays
+
+    def hint(self) -> None:
+        if not self.table:
+            self.say(say("not_at_table", self.lang), remember=False)
+            return
+        self.send({"type": "hint", "table": self.table})
+
+    def on_hint(self, msg: Message) -> None:
+        self.say(msg.get("text", ""), remember=False)
+
+    def review(self, hand: int | None) -> None:
+        table = self.replay.info["table"] if self.replay is not None else self.table
+        if not table:
+            self.say(say("not_at_table", self.lang), remember=False)
+            return
+        if hand is None and self.replay is not None:
+            hand = int(self.replay.current().get("hand", 1))
+        self.send({"type": "review", "table": table, **({"hand": hand} if hand else {})})
+
+    def on_review(self, msg: Message) -> None:
+        self.say(msg.get("text", ""), remember=False)
+        for item in msg.get("items") or []:
+            self.say(str(item.get("text", "")), remember=False)
+
+    def on_games(self, msg: Message) -> None:
+        games = msg.get("games") or []
+        self.listed_games = [str(g["table"]) for g in games]
+        if not games:
+            self.say(say("games_none", self.lang), remember=False)
+            return
+        mine = (msg.get("user") or {}).get("id") == self.user_id
+        self.say(say("games_you" if mine else "games_of", self.lang, name=(msg.get("user") or {}).get("name", "")),
+                 remember=False)
+        for number, game in enumerate(games, start=1):
+            date = str(game.get("finished_at") or "")[:10]
+            self.say(say("games_entry", self.lang, number=number, id=game["table"], date=date, text=game["text"]),
+                     remember=False)
+        self.say(say("games_hint", self.lang), remember=False)
+
+    def open_replay(self, ref: str) -> None:
+        table = self.listed_games[int(ref) - 1] if ref.isdigit() and 0 < int(ref) <= len(self.listed_games) else ref
+        self.send({"type": "replay", "table": table})
+
+    def on_replay(self, msg: Message) -> None:
+        if self.replay is not None and self.replay.info["table"] == msg["table"]:
+            self.replay.load(msg)
+            return
+        table = str(msg["table"])
+
+        def fetch(hand: int) -> None:
+            self.send({"type": "replay", "table": table, "hand": hand})
+
+        self.replay = ReplayMode(msg, self.lang, lambda line: self.say(line, remember=False), fetch=fetch,
+                                 export=self.export, review=self.review)
+        self.say(say("replay_help", self.lang), remember=False)
+
+    def export(self, kind: str, path: str) -> None:
+        if self.replay is None:
+            return
+        if not path:
+            self.say(say("export_where", self.lang), remember=False)
+            return
+        wanted = "transcript" if kind == "text" else "history"
+        self.exports[wanted] = path
+        self.send({"type": wanted, "table": self.replay.info["table"]})
+
+    def on_history(self, msg: Message) -> None:
+        self.saved("history", json.dumps({k: v for k, v in msg.items() if k != "re"}, ensure_ascii=False, indent=1))
+
+    def on_transcript(self, msg: Message) -> None:
+        self.saved("transcript", str(msg.get("text", "")))
+
+    def saved(self, kind: str, text: str) -> None:
+        path = self.exports.pop(kind, None)
+        if path is None:
+            return
+        try:
+            where = save(path, text)
+        except OSError as exc:
+            self.say(say("export_failed", self.lang, path=path, reason=exc), remember=False)
+            return
+        self.say(say("exported", self.lang, path=where), remember=False)
+
     # What the player types
 
     def typed(self, line: str) -> None:
+        words = line.split()
+        if self.replay is not None and words:
+            if self.replay.command(words):
+                if self.replay.closed:
+                    self.replay = None
+                return
+            topic = parse(line, [], None, self.lang)
+            if isinstance(topic, Info) and topic.topic == "hand":
+                self.say(self.replay.cards_line(), remember=False)
+                return
+        if not self.table and len(words) == 1 and folded(words[0]) in commands_by_word(("play",), self.lang):
+            self.quick_game()
+            return
         command = parse(line, self.legal if self.table else [], self.current_hand(), self.lang)
         if isinstance(command, Quit):
             if self.table:
+                if self.view:  # the score so far, as the score command says it, then goodbye
+                    self.answer(Info("score", None))
                 self.send({"type": "leave", "table": self.table})
             self.say(say("bye", self.lang), remember=False)
             self.done = True
@@ -394,8 +531,34 @@ class OnlineClient(Session):
         elif isinstance(command, Empty):
             return
 
+    def quick_game(self) -> None:
+        """``play`` with no table: a new table of the last game and options of this session (``--create`` or
+        ``create``; Bura for two at first), the player seated, bots of the last level (``--bots``, else easy) in
+        the other seats, and the game started (``seated``)."""
+        self.want_create = self.want_create or "bura"
+        if not self.create_options and self.want_create == "bura":
+            self.create_options = {"players": 2}
+        self.bot_level = self.bot_level or "easy"
+        self.send({"type": "create", "game": self.want_create, "options": self.create_options,
+                   **({"hints": True} if self.hints else {})})
+
+    def game_named(self, typed: str) -> str:
+        """A game's name from what was typed: its name or its title in any language (``бура``, ``μπουρλότο``)."""
+        for name, titles in self.game_titles.items():
+            if folded(typed) in {folded(name), *(folded(t) for t in titles.values())}:
+                return name
+        return typed.lower()
+
+    def level_named(self, typed: str) -> str:
+        """A bot level from what was typed: its code or its name in the player's language (``лёгкий``)."""
+        for key in catalog("en", "room"):
+            level = key.removeprefix("bot.level.")
+            if key.startswith("bot.level.") and folded(typed) in {folded(level), folded(translate(key, self.lang))}:
+                return level
+        return typed.lower()
+
     def room_command(self, words: Sequence[str]) -> None:
-        word = words[0].lower()
+        word = commands_by_word(ONLINE_WORDS, self.lang).get(folded(words[0]), "")
         rest = list(words[1:])
         if word == "tables":
             self.want_table = self.want_create = None
@@ -403,9 +566,23 @@ class OnlineClient(Session):
         elif word == "join" and rest:
             self.send({"type": "watch", "table": rest[0]})
         elif word == "create" and rest:
-            self.send({"type": "create", "game": rest[0].lower(), "options": {}})
+            self.want_create, self.create_options = self.game_named(rest[0]), {}  # what play plays again
+            self.send({"type": "create", "game": self.want_create, "options": {}})
         elif word == "stats":
             self.send({"type": "stats", **({"user": " ".join(rest)} if rest else {})})
+        elif word == "games":
+            self.send({"type": "games", **({"user": " ".join(rest)} if rest else {})})
+        elif word == "replay" and rest:
+            self.open_replay(rest[0])
+        elif word == "report" and len(rest) >= 2:
+            self.send({"type": "report", "user": rest[0], "reason": " ".join(rest[1:]),
+                       **({"table": self.table} if self.table else {})})
+        elif word in ("ignore", "unignore") and rest:
+            self.send({"type": "ignore", "user": " ".join(rest), "ignore": word == "ignore"})
+        elif word == "reports":
+            self.send({"type": "reports"})
+        elif word == "mods" and rest:
+            self.send({"type": "moderators", "message": " ".join(rest)})
         elif word == "say" and rest and self.table:
             self.send({"type": "chat", "table": self.table, "message": " ".join(rest)})
         elif word in ("start", "bot", "leave") and not self.table:
@@ -413,7 +590,8 @@ class OnlineClient(Session):
         elif word == "start":
             self.send({"type": "start", "table": self.table})
         elif word == "bot":
-            self.send({"type": "bot_add", "table": self.table, "level": rest[0] if rest else "normal"})
+            level = self.level_named(rest[0]) if rest else "normal"
+            self.send({"type": "bot_add", "table": self.table, "level": level})
         elif word == "leave":
             self.send({"type": "leave", "table": self.table})
         else:

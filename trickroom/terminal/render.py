@@ -11,15 +11,14 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from trickroom.cards import SUITS, card_label, card_name, suit_name
+from trickroom.cards import SUITS, card_label
+from trickroom.games import game_class
+from trickroom.narration.names import card_name, grouped, joined, suit_name
+from trickroom.terminal.commands import spoken_action
 from trickroom.terminal.text import say
 
 RED = "\x1b[31m"
 RESET = "\x1b[0m"
-
-# High to low, for grouping a hand by suit in the order a player sorts it.
-RANK_ORDER = {"bura": "ATKQJ9876", "mpourloto": "ATKQJ987"}
-MPOURLOTO_TRUMP_ORDER = "J9ATKQ87"
 
 
 @dataclass(frozen=True)
@@ -39,23 +38,10 @@ class Style:
     def cards(self, cards: Sequence[str]) -> str:
         return " ".join(self.card(c) for c in cards)
 
-    def action(self, action: str) -> str:
-        """An action string with its card codes printed in this style (``play TS`` -> ``play 10S``)."""
-        words = action.split()
-        return " ".join([words[0], *(self.card(w) if _is_code(w) else w for w in words[1:])])
-
-
-def _is_code(word: str) -> bool:
-    return len(word) == 2 and word[0] in "6789TJQKA" and word[1] in SUITS
-
-
-def joined(items: Sequence[str], lang: str) -> str:
-    """``a, b and c`` in the language."""
-    if not items:
-        return ""
-    if len(items) == 1:
-        return items[0]
-    return ", ".join(items[:-1]) + say("and", lang) + items[-1]
+    def action(self, action: str, lang: str = "en") -> str:
+        """An action as a choice, its card codes printed in this style (``play TS`` -> ``play 10S``,
+        ``сыграть 10S``)."""
+        return spoken_action(action, lang, self.card)
 
 
 def capitalized(text: str) -> str:
@@ -70,7 +56,7 @@ def actions_line(legal: Sequence[str], style: Style, lang: str) -> str:
     """``Actions: 1 play QS, 2 claim.``: the numbered choices, the numbers the player may type."""
     if not legal:
         return say("no_actions", lang)
-    numbered = ", ".join(f"{i} {style.action(a)}" for i, a in enumerate(legal, start=1))
+    numbered = ", ".join(f"{i} {style.action(a, lang)}" for i, a in enumerate(legal, start=1))
     return say("actions", lang, actions=numbered)
 
 
@@ -84,16 +70,16 @@ def hand_line(view: dict[str, Any], style: Style, lang: str) -> str:
     hand: list[str] = list(view.get("hand") or [])
     if not hand:
         return say("hand_empty", lang)
-    game = str(view.get("game"))
+    game = game_class(str(view.get("game")))
     trump = trump_suit(view)
     suits = sorted({c[1] for c in hand}, key=lambda s: (s != trump, SUITS.index(s)))
     groups = []
     for suit in suits:
-        order = MPOURLOTO_TRUMP_ORDER if game == "mpourloto" and suit == trump else RANK_ORDER.get(game, "ATKQJ9876")
+        order = game.rank_order(suit, trump)  # high to low, as a player sorts a hand
         cards = sorted((c for c in hand if c[1] == suit), key=lambda c: order.index(c[0]))
         label = say("trumps_mark", lang, suit=suit_name(suit, lang)) if suit == trump else suit_name(suit, lang)
         groups.append(f"{label}: {style.cards(cards)}")
-    return say("hand", lang, groups="; ".join(groups))
+    return say("hand", lang, groups=grouped(groups, lang))
 
 
 def trump_line(view: dict[str, Any], names: Sequence[str], lang: str) -> str:
@@ -105,7 +91,7 @@ def trump_line(view: dict[str, Any], names: Sequence[str], lang: str) -> str:
             parts.append(say("face_up_stock", lang, card=card_name(view["trump_card"], lang),
                              count=view.get("stock", 0)))
         elif view.get("stock") is not None:
-            parts.append(say("stock_left", lang, count=view.get("stock", 0)))
+            parts.append(say("stock_left", lang, view.get("stock", 0), count=view.get("stock", 0)))
         return " ".join(parts) or say("trump_none", lang)
     if view.get("trumps"):
         maker = view.get("maker")
@@ -116,32 +102,50 @@ def trump_line(view: dict[str, Any], names: Sequence[str], lang: str) -> str:
     return say("trump_none", lang)
 
 
+def last_trick_part(view: dict[str, Any], names: Sequence[str], style: Style, lang: str) -> str | None:
+    """The last trick, who played what and who took it (None before the hand's first trick is taken)."""
+    if view.get("game") == "bura":
+        last = view.get("last_trick")
+        if not last:
+            return None
+        last_plays = [f"{name_of(p['seat'], names)}: {style.cards(p['cards'])}" for p in last["plays"]]
+        return say("last_trick", lang, plays=grouped(last_plays, lang), winner=name_of(last["winner"], names))
+    trick_cards = view.get("last_trick") or []
+    if not trick_cards:
+        return None
+    # The winner of a trick leads the next one, so during play the leader took the last trick.
+    winner = view.get("leader")
+    plays = [f"{name_of(seat, names)}: {style.card(card)}" for seat, card in trick_cards]
+    return say("last_trick", lang, plays=grouped(plays, lang),
+               winner=name_of(winner, names) if isinstance(winner, int) else "?")
+
+
+def last_trick_line(view: dict[str, Any], names: Sequence[str], style: Style, lang: str) -> str:
+    """The ``trick`` command: the last trick alone."""
+    return last_trick_part(view, names, style, lang) or say("no_last_trick", lang)
+
+
 def table_line(view: dict[str, Any], names: Sequence[str], style: Style, lang: str) -> str:
-    """The cards on the table, then the last trick, then whom the game waits for."""
+    """The cards on the table, then the last trick, then whom the game waits for (the listener as "you")."""
     parts = []
     if view.get("game") == "bura":
         plays = [f"{name_of(p['seat'], names)}: {style.cards(p['cards'])}" for p in view.get("trick") or []]
         number = view.get("trick_number", 1)
-        parts.append(say("table_cards", lang, number=number, plays="; ".join(plays)) if plays
+        parts.append(say("table_cards", lang, number=number, plays=grouped(plays, lang)) if plays
                      else say("table_empty", lang, number=number))
-        last = view.get("last_trick")
-        if last:
-            last_plays = [f"{name_of(p['seat'], names)}: {style.cards(p['cards'])}" for p in last["plays"]]
-            parts.append(say("last_trick", lang, plays="; ".join(last_plays), winner=name_of(last["winner"], names)))
     else:
         trick = view.get("trick") or []
         plays = [f"{name_of(seat, names)}: {style.card(card)}" for seat, card in trick]
-        parts.append(say("table_mp", lang, plays="; ".join(plays)) if plays else say("table_mp_empty", lang))
-        last = view.get("last_trick") or []
-        if last:
-            # The winner of a trick leads the next one, so during play the leader took the last trick.
-            winner = view.get("leader")
-            last_plays = [f"{name_of(seat, names)}: {style.card(card)}" for seat, card in last]
-            parts.append(say("last_trick", lang, plays="; ".join(last_plays),
-                             winner=name_of(winner, names) if isinstance(winner, int) else "?"))
-    waiting = [name_of(s, names) for s in view.get("to_act") or []]
-    if waiting:
-        parts.append(say("to_act", lang, names=joined(waiting, lang)))
+        parts.append(say("table_mp", lang, plays=grouped(plays, lang)) if plays else say("table_mp_empty", lang))
+    last = last_trick_part(view, names, style, lang)
+    if last:
+        parts.append(last)
+    to_act = list(view.get("to_act") or [])
+    others = joined([name_of(s, names) for s in to_act if s != view.get("seat")], lang)
+    if view.get("seat") in to_act:
+        parts.append(say("to_act_you_and", lang, names=others) if others else say("to_act_you", lang))
+    elif others:
+        parts.append(say("to_act", lang, names=others))
     return " ".join(parts)
 
 
@@ -162,17 +166,23 @@ def score_line(view: dict[str, Any], names: Sequence[str], lang: str) -> str:
         if limit:
             line += " " + say("hand_limit", lang, hand=view.get("hand_number", 1), limit=limit)
         return line
-    seat = view.get("seat")
-    mine = seat % 2 if isinstance(seat, int) else 0
-    entries = [f"{team_label(mine, names, lang, mine)} {scores[mine] if scores else 0}",
-               f"{team_label(1 - mine, names, lang, mine)} {scores[1 - mine] if scores else 0}"]
+    teams = game_class(str(view.get("game"))).teams
+    mine = team_of(teams, view.get("seat")) or 0
+    entries = [f"{team_label(teams[team], names, lang, team == mine)} {scores[team] if scores else 0}"
+               for team in (mine, 1 - mine)]
     return say("score_teams", lang, scores=", ".join(entries), target=view.get("target", options.get("target")))
 
 
-def team_label(team: int, names: Sequence[str], lang: str, my_team: int | None = 0) -> str:
-    """``your team (You and Boris)`` or ``the other team (Anna and Vera)``; seats 0 and 2 are team 0."""
-    key = "your_team" if team == my_team else "other_team"
-    return say(key, lang, first=name_of(team, names), second=name_of(team + 2, names))
+def team_of(teams: Sequence[Sequence[int]], seat: Any) -> int | None:
+    """The index in ``teams`` of the team ``seat`` plays in (None for a spectator)."""
+    return next((i for i, seats in enumerate(teams) if seat in seats), None)
+
+
+def team_label(seats: Sequence[int], names: Sequence[str], lang: str, yours: bool) -> str:
+    """``your team (You and Boris)`` or ``the other team (Anna and Vera)``: a team of two partners."""
+    first, second = seats
+    return say("your_team" if yours else "other_team", lang, first=name_of(first, names),
+               second=name_of(second, names))
 
 
 def standings_line(standings: dict[str, Any], names: Sequence[str], lang: str, final: bool = True,
@@ -182,20 +192,23 @@ def standings_line(standings: dict[str, Any], names: Sequence[str], lang: str, f
     order: list[int] = list(standings.get("order") or range(len(scores)))
     unit = standings.get("unit", "points")
     key = "chips" if unit == "chips" else "points"
-    my_team = my_seat % 2 if isinstance(my_seat, int) else None
+    teams: list[list[int]] = list(standings.get("teams") or [])
+    mine = team_of(teams, my_seat)
     entries = []
     for rank, who in enumerate(order, start=1):
-        label = (capitalized(team_label(who, names, lang, my_team)) if standings.get("kind") == "teams"
+        label = (capitalized(team_label(teams[who], names, lang, who == mine)) if standings.get("kind") == "teams"
                  else name_of(who, names))
-        entries.append(say("standing_entry", lang, rank=rank, name=label, score=say(key, lang, count=scores[who])))
-    line = say("standings" if final else "standings_so_far", lang, list="; ".join(entries))
+        entries.append(say("standing_entry", lang, rank=rank, name=label,
+                           score=say(key, lang, scores[who], count=scores[who])))
+    line = say("standings" if final else "standings_so_far", lang, list=grouped(entries, lang))
     if not final:
         return line
     winner = standings.get("winner")
     if winner is None:
         return line + " " + say("no_winner", lang)
     if standings.get("kind") == "teams":
-        return line + " " + say("winner", lang, name=capitalized(team_label(winner, names, lang, my_team)))
+        return line + " " + say("winner", lang, name=capitalized(team_label(teams[winner], names, lang,
+                                                                            winner == mine)))
     if winner == my_seat:
         return line + " " + say("winner_you", lang)
     return line + " " + say("winner", lang, name=name_of(winner, names))

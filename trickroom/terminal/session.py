@@ -9,10 +9,18 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from trickroom.narration import narrate
+from trickroom.narration import narrate, turn_sentence
 from trickroom.terminal.commands import Info, completions
 from trickroom.terminal.console import Console
-from trickroom.terminal.render import Style, actions_line, hand_line, score_line, table_line, trump_line
+from trickroom.terminal.render import (
+    Style,
+    actions_line,
+    hand_line,
+    last_trick_line,
+    score_line,
+    table_line,
+    trump_line,
+)
 from trickroom.terminal.summary import HandTracker
 from trickroom.terminal.text import say
 
@@ -52,15 +60,19 @@ class Session:
 
     def show_event(self, event: dict[str, Any], text: str | None = None) -> None:
         """Speak one event as this seat sees it (``text``: the server's sentence, else our narration), then
-        any summary the event closes."""
+        any summary the event closes. A hand's end is said once: its summary (tricks, card points, claims or
+        melds, who won, the score) says all the room's sentence says, so that sentence is not printed too."""
+        summary = self.tracker.feed(event)
         sentence = text if text is not None else narrate(self.game_name, event, self.seat, self.lang, self.names)
-        if sentence:
+        if sentence and not (summary and event.get("type") == "hand_end"):
             self.say(sentence)
-        for line in self.tracker.feed(event):
+        for line in summary:
             self.say(line)
 
-    def show_turn(self, legal: Sequence[str]) -> None:
-        self.say(say("turn", self.lang))
+    def show_turn(self, legal: Sequence[str], text: str | None = None) -> None:
+        """The turn's sentence (``text``: the room's; else the game's own, "You may announce a Molodka, or
+        pass.", or "Your turn."), then the actions."""
+        self.say(text or turn_sentence(self.game_name, legal, self.lang))
         self.say(actions_line(legal, self.style, self.lang), remember=False)
 
     def answer(self, info: Info) -> None:
@@ -76,6 +88,13 @@ class Session:
         if topic == "legal":
             self.say(actions_line(self.current_legal(), self.style, lang), remember=False)
             return
+        if topic == "hint":
+            self.hint()
+            return
+        if topic == "review":
+            number = info.argument.strip() if info.argument else ""
+            self.review(int(number) if number.isdigit() else None)
+            return
         view = self.current_view()
         if view is None:
             self.say(say("waiting", lang), remember=False)
@@ -84,11 +103,21 @@ class Session:
             line = hand_line(view, self.style, lang)
         elif topic == "table":
             line = table_line(view, self.names, self.style, lang)
+        elif topic == "trick":
+            line = last_trick_line(view, self.names, self.style, lang)
         elif topic == "score":
             line = score_line(view, self.names, lang)
         else:
             line = trump_line(view, self.names, lang)
         self.say(line, remember=False)
+
+    def hint(self) -> None:
+        """What the hard bot would play now (offline: searched here; online: asked of the room)."""
+        raise NotImplementedError
+
+    def review(self, hand: int | None) -> None:
+        """The hard bot's review of a finished hand (None: the last one)."""
+        raise NotImplementedError
 
     def show_history(self, argument: str | None) -> None:
         count = int(argument) if argument and argument.isdigit() and int(argument) > 0 else HISTORY_DEFAULT
@@ -99,7 +128,8 @@ class Session:
             self.say(line, remember=False)
 
     def complete(self, text: str, first_word: bool) -> list[str]:
-        return completions(text, first_word, self.current_legal(), self.current_hand() or [], self.extra_words())
+        return completions(text, first_word, self.current_legal(), self.current_hand() or [], self.extra_words(),
+                           self.lang)
 
     def extra_words(self) -> list[str]:
         return []

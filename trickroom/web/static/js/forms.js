@@ -3,7 +3,7 @@
 // arrow keys change the value, and each one's description is tied to it with aria-describedby.
 
 import { closeDialog, openDialog } from "./dialog.js";
-import { lang, t } from "./i18n.js";
+import { levelName, t } from "./i18n.js";
 import { state } from "./state.js";
 
 const $ = (id) => document.getElementById(id);
@@ -83,16 +83,18 @@ function gameSpec(name) {
   return (state.hello?.games || []).find((g) => g.name === name);
 }
 
-function optionControl(option, value) {
+// An option's words are in its game's catalog under the message id it declares (Option.key): the description
+// itself, its short name (.label) and the name of each choice (.<value>), if it has one.
+function optionControl(game, option, value) {
   const id = `opt-${option.name}`;
-  const labels = option.labels?.[lang()] || option.labels?.en || {};
-  const label = t(`opt.${option.name}`) === `opt.${option.name}` ? option.name.replace(/_/g, " ") : t(`opt.${option.name}`);
-  const description = option.description?.[lang()] || option.description?.en || "";
+  const word = (suffix) => t(`${game}:${option.key}${suffix}`);
+  const choiceName = (choice) => (word(`.${choice}`) === `${game}:${option.key}.${choice}` ? String(choice)
+    : word(`.${choice}`));
   let control;
   if (option.type === "bool") {
     control = select(id, [["false", t("off")], ["true", t("on")]], String(Boolean(value)));
   } else if (option.choices) {
-    control = select(id, option.choices.map((c) => [c, labels[String(c)] || String(c)]), value);
+    control = select(id, option.choices.map((c) => [c, choiceName(c)]), value);
   } else if (option.type === "int") {
     control = numberInput(id, value, option.minimum, option.maximum);
   } else {
@@ -100,7 +102,7 @@ function optionControl(option, value) {
   }
   control.dataset.option = option.name;
   control.dataset.kind = option.type;
-  return field(label, control, description);
+  return field(word(".label"), control, word(""));
 }
 
 function readOption(control) {
@@ -126,7 +128,7 @@ export function openTableDialog(mode, { onCreate, onEdit, say }) {
   const build = () => {
     fields.replaceChildren();
     if (!editing) {
-      const gameSelect = select("opt-game", games.map((g) => [g.name, g.title?.[lang()] || g.name]), gameName);
+      const gameSelect = select("opt-game", games.map((g) => [g.name, t(`${g.name}:${g.name}.title`)]), gameName);
       gameSelect.addEventListener("change", () => {
         gameName = gameSelect.value;
         build();
@@ -138,7 +140,7 @@ export function openTableDialog(mode, { onCreate, onEdit, say }) {
     const spec = gameSpec(gameName);
     for (const option of settingsOnly ? [] : spec?.options || []) {
       const value = editing ? table.info.options[option.name] : option.default;
-      fields.append(optionControl(option, value));
+      fields.append(optionControl(gameName, option, value));
     }
     const timer = numberInput("opt-timer", editing ? table.info.timer : 0, 0, limits().max);
     fields.append(field(t("create.timer"), timer, `${t("create.timer_desc")} ${t("create.timer_bad", limits())}`));
@@ -146,13 +148,15 @@ export function openTableDialog(mode, { onCreate, onEdit, say }) {
     fields.append(field(t("create.bot_delay"), delay, t("create.bot_delay_desc")));
     fields.append(field(t("create.private"), select("opt-private", [["false", t("no")], ["true", t("yes")]],
       String(editing ? table.info.private : false)), t("create.private_desc")));
+    fields.append(field(t("create.hints"), select("opt-hints", [["false", t("no")], ["true", t("yes")]],
+      String(editing ? Boolean(table.info.hints) : false)), t("create.hints_desc")));
     fields.append(field(t("create.password"), textInput("opt-password", "", "password"),
       editing && table.info.password ? t("create.password_keep_desc") : t("create.password_desc")));
     if (editing && table.info.password) fields.append(checkbox("opt-remove-password", t("create.remove_password"), false));
     const levels = state.hello?.bot_levels || ["random"];
     const level = levels.includes(state.prefs.botLevel) ? state.prefs.botLevel : levels[0];
     if (!settingsOnly) {
-      fields.append(field(t("create.bot_level"), select("opt-bot-level", levels.map((l) => [l, t(`level.${l}`)]), level),
+      fields.append(field(t("create.bot_level"), select("opt-bot-level", levels.map((l) => [l, levelName(l)]), level),
         t("create.bot_level_desc")));
     }
     if (!editing) fields.append(checkbox("opt-sit", t("create.sit"), true));
@@ -197,6 +201,7 @@ export function openTableDialog(mode, { onCreate, onEdit, say }) {
       timer: timerValue,
       bot_delay: parseFloat($("opt-bot-delay").value) || 0,
       private: $("opt-private").value === "true",
+      hints: $("opt-hints").value === "true",
       password: $("opt-password").value,
       removePassword: Boolean($("opt-remove-password")?.checked),
       botLevel: $("opt-bot-level")?.value ?? state.prefs.botLevel,
@@ -210,7 +215,7 @@ export function openTableDialog(mode, { onCreate, onEdit, say }) {
   openDialog(dialog, { focus: editing ? $("opt-name") : $("opt-game") });
 }
 
-export function openSettings({ onChange }) {
+export function openSettings({ onChange, onRoomPref }) {
   const dialog = $("settings-dialog");
   const prefs = state.prefs;
   $("set-lang").value = prefs.lang;
@@ -229,6 +234,8 @@ export function openSettings({ onChange }) {
   $("set-volume").value = String(prefs.volume);
   $("set-contrast").checked = prefs.contrast;
   $("set-large").checked = prefs.large;
+  // Kept by the room (the user's preferences), not in this browser: the room answers the pause.
+  $("set-auto-pass").checked = state.roomPrefs?.auto_pass !== false;
   if (!dialog.wired) {
     dialog.addEventListener("change", (event) => {
       const target = event.target;
@@ -240,6 +247,10 @@ export function openSettings({ onChange }) {
       else if (target.id === "set-volume") p.volume = parseInt(target.value, 10);
       else if (target.id === "set-contrast") p.contrast = target.checked;
       else if (target.id === "set-large") p.large = target.checked;
+      else if (target.id === "set-auto-pass") {
+        state.roomPrefs = { ...(state.roomPrefs || {}), auto_pass: target.checked };
+        dialog.onRoomPref?.({ auto_pass: target.checked });
+      }
       dialog.onPrefsChange?.(target.id);
     });
     $("settings-form").addEventListener("submit", (event) => {
@@ -249,5 +260,6 @@ export function openSettings({ onChange }) {
     dialog.wired = true;
   }
   dialog.onPrefsChange = onChange;
+  dialog.onRoomPref = onRoomPref;
   openDialog(dialog, { focus: $("set-lang") });
 }

@@ -3,10 +3,18 @@
 // jump to the previous/next suit, Home/End, Space selects several cards (Bura leads), Enter plays. Which cards are
 // playable comes only from the server's legal actions.
 
-import { cardName, suitTitle, t } from "./i18n.js";
+import { cardName, suitTitle, t, tn } from "./i18n.js";
 
 const SUIT_ORDER = ["S", "H", "D", "C"];
 const SUIT_SYMBOL = { S: "♠", H: "♥", D: "♦", C: "♣" };
+
+// The one order of a hand everywhere (the listbox, the H key): grouped by suit, spades, hearts, diamonds, clubs,
+// each suit in the order the room dealt it.
+export function handOrder(cards) {
+  const order = [];
+  for (const suit of SUIT_ORDER) for (const code of cards || []) if (code[1] === suit) order.push(code);
+  return order;
+}
 
 export function rankLabel(code) {
   return code[0] === "T" ? "10" : code[0];
@@ -50,8 +58,7 @@ export class Hand {
   }
 
   update({ cards, legal, multi, trump }) {
-    const order = [];
-    for (const suit of SUIT_ORDER) for (const code of cards || []) if (code[1] === suit) order.push(code);
+    const order = handOrder(cards);
     const hadFocus = this.listbox !== null && this.listbox.contains(document.activeElement);
     const activeCode = this.cards[this.active];
     const changed = order.join() !== this.cards.join() || multi !== this.multi || trump !== this.trump;
@@ -119,7 +126,7 @@ export class Hand {
   refresh() {
     if (!this.listbox) return;
     const n = this.cards.length;
-    this.listbox.setAttribute("aria-label", `${t("table.hand")}, ${t("table.cards_count", { n })}`);
+    this.listbox.setAttribute("aria-label", `${t("table.hand")}, ${tn("table.cards_count", n, { n })}`);
     this.cards.forEach((code, index) => {
       const option = this.listbox.querySelector(`#card-${code}`);
       const playable = this.playable.has(code);

@@ -10,7 +10,7 @@
 // - Invite (V): the people online who are not at the table.
 
 import { closeDialog, openDialog } from "./dialog.js";
-import { t } from "./i18n.js";
+import { levelName, t } from "./i18n.js";
 import { state } from "./state.js";
 
 const $ = (id) => document.getElementById(id);
@@ -116,7 +116,7 @@ export function openBots({ send, onLevel }) {
   for (const level of levels) {
     const option = document.createElement("option");
     option.value = level;
-    option.textContent = t(`level.${level}`);
+    option.textContent = levelName(level);
     select.append(option);
   }
   select.value = levels.includes(state.prefs.botLevel) ? state.prefs.botLevel : levels[0];
@@ -142,7 +142,7 @@ export function openBots({ send, onLevel }) {
     list.setAttribute("aria-label", t("bots.at_table"));
     for (const seat of bots) {
       const li = document.createElement("li");
-      const text = t("bots.remove", { n: seat.seat + 1, level: t(`level.${seat.bot}`) });
+      const text = t("bots.remove", { n: seat.seat + 1, level: levelName(seat.bot) });
       li.append(button(text, done(() => send({ type: "bot_remove", seat: seat.seat })), `bots-remove-${seat.seat}`));
       list.append(li);
     }

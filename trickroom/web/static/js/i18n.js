@@ -1,619 +1,83 @@
-// The client's own words in English and Russian. Game sentences come from the server's "text"; only the page's
-// labels, help and the answers to information keys are written here.
+// Every word the page shows or says comes from the server's catalogs: /i18n/<lang>.json (built by
+// trickroom/narration/web.py from the same gettext files the room speaks with, revalidated by its ETag). Game
+// sentences come ready-made in the room's "text"; this module reads the page's own labels, help and answers.
+//
+// t("menu") is a message of the web catalog; t("room:action.pass") one of another catalog (cards, room, bura,
+// mpourloto). tn(key, n, params) picks a plural form with the catalog's own Plural-Forms rule, as ngettext does.
 
-const STRINGS = {
-  en: {
-    "app.title": "trickroom",
-    "app.tagline": "A card room for Bura and Mpourloto",
-    "menu": "Menu",
-    "settings": "Settings",
-    "help": "Help",
-    "close": "Close",
-    "cancel": "Cancel",
-    "send": "Send",
-    "on": "on",
-    "off": "off",
-    "yes": "yes",
-    "no": "no",
-    // Sign-in
-    "signin.title": "Sign in",
-    "signin.guest": "Play as a guest",
-    "signin.nickname": "Nickname",
-    "signin.enter": "Enter the room",
-    "signin.account": "Your account",
-    "signin.username": "User name",
-    "signin.password": "Password",
-    "signin.login": "Log in",
-    "signin.register": "Create the account",
-    "signin.hint": "New here? Type a nickname and press Enter. Press F1 for help at any time.",
-    "language": "Language",
-    // Lobby
-    "lobby.title": "Lobby",
-    "lobby.tables": "Tables",
-    "lobby.no_tables": "No tables yet. Press N to create one.",
-    "lobby.create": "Create a table",
-    "lobby.refresh": "Refresh",
-    "lobby.online": "Who is online",
-    "lobby.chat": "Lobby chat",
-    "lobby.chat_input": "Message to the lobby",
-    "lobby.private": "Private message",
-    "lobby.private_to": "To",
-    "lobby.private_input": "Private message text",
-    "lobby.logout": "Log out",
-    "col.name": "Table",
-    "col.game": "Game",
-    "col.options": "Options",
-    "col.seats": "Seats",
-    "col.status": "Status",
-    "col.actions": "Join",
-    "join": "Join",
-    "watch": "Watch",
-    "join_named": "Join {name}",
-    "watch_named": "Watch {name}",
-    "seats_taken": "{taken} of {seats} taken",
-    "status.waiting": "waiting",
-    "status.playing": "playing",
-    "status.paused": "paused",
-    "status.finished": "finished",
-    "you_suffix": "(you)",
-    // Create / options dialog
-    "create.title": "Create a table",
-    "options.title": "Table options",
-    "create.game": "Game",
-    "create.name": "Table name",
-    "create.timer": "Turn timer in seconds (0: no timer)",
-    "create.timer_desc": "When a turn runs out, a bot plays that turn for the player.",
-    "create.bot_delay": "Bot delay in seconds",
-    "create.bot_delay_desc": "How long bots wait before they play, so that moves can be followed.",
-    "create.private": "Private table",
-    "create.private_desc": "A private table is listed only to the people you invite.",
-    "create.password": "Password (empty: none)",
-    "create.password_desc": "People need this password to join.",
-    "create.bot_level": "Level of the bots you add",
-    "create.bot_level_desc": "The B key adds a bot of this level; random is fastest, hard thinks longest.",
-    "create.sit": "Sit down at once",
-    "create.submit": "Create",
-    "options.submit": "Apply",
-    "opt.players": "Players",
-    "opt.preset": "Combinations",
-    "opt.scoring": "Scoring",
-    "opt.stack": "Starting chips",
-    "opt.target": "Target score",
-    "opt.hand_limit": "Hand limit",
-    "opt.show_points": "Show my card points",
-    "opt.partner_relief": "Partner relief",
-    "level.random": "random",
-    "level.easy": "easy",
-    "level.normal": "normal",
-    "level.hard": "hard",
-    // Table
-    "table.seats": "Seats",
-    "table.felt": "The table",
-    "table.hand": "Your hand",
-    "table.hand_empty": "You hold no cards.",
-    "table.actions": "Actions",
-    "table.no_actions": "Nothing to do now.",
-    "table.chat": "Table chat",
-    "table.chat_input": "Message to the table",
-    "table.scores": "Scores",
-    "table.trick": "Cards on the table",
-    "table.trick_empty": "No cards on the table.",
-    "table.last_trick": "Last trick",
-    "table.start": "Start the game",
-    "table.add_bot": "Add a bot",
-    "table.remove_bot": "Remove a bot",
-    "table.sit": "Sit down",
-    "table.stand": "Stand up",
-    "table.leave": "Leave the table",
-    "table.options": "Table options",
-    "table.pause": "Pause after this hand",
-    "table.pause_cancel": "Do not pause after this hand",
-    "table.resume": "Resume the game",
-    "table.play_selected": "Play the selected cards",
-    "table.play_card": "Play",
-    "table.not_started": "The game has not started yet.",
-    "table.host": "host",
-    "table.dealer": "dealer",
-    "table.to_act": "to act",
-    "table.empty_seat": "empty seat",
-    "table.bot": "Bot {n}",
-    "table.bot_level": "{level} bot",
-    "table.seat": "Seat {n}",
-    "table.cards_count": "{n} cards",
-    "table.team": "team {team}",
-    "table.away": "away",
-    "table.bot_playing": "a bot plays for them",
-    "table.stock": "Stock",
-    "table.trump": "Trumps",
-    "table.pot": "Pot",
-    "table.deadline": "{n} seconds to play",
-    "team.0": "A",
-    "team.1": "B",
-    // Cards
-    "card.playable": "playable",
-    "card.unplayable": "not playable now",
-    "card.selected": "selected",
-    "card.position": "{i} of {n}",
-    "card.group": "{suit}, {n}",
-    // Actions
-    "act.pass": "Pass",
-    "act.claim": "Claim 31",
-    "act.accept": "Accept the trump",
-    "act.name": "Name {suit} trumps",
-    "act.exchange": "Exchange the seven",
-    "act.keep": "Keep the seven",
-    "act.done": "Done with melds",
-    "act.meld": "Meld {cards}",
-    "act.announce": "Announce {kind}",
-    "kind.bura": "Bura",
-    "kind.aces": "three aces",
-    "kind.molodka": "Molodka",
-    "kind.moscow": "Moscow",
-    "kind.little-moscow": "Little Moscow",
-    // Information keys
-    "info.no_game": "The game has not started yet.",
-    "info.your_turn": "Your turn.",
-    "info.waiting_for": "Waiting for {names}.",
-    "info.over": "The game is over.",
-    "info.trumps": "Trumps: {suit}.",
-    "info.face_up": "The face-up card is the {card}.",
-    "info.proposed": "Proposed trump: {suit}, the face-up card is the {card}.",
-    "info.no_trumps_yet": "No trumps yet.",
-    "info.trick": "On the table: {plays}.",
-    "info.hand": "Your hand, {n} cards: {cards}.",
-    "info.no_hand": "You have no cards: you are watching.",
-    "info.scores_seats": "Scores in {unit}: {list}.",
-    "info.scores_teams": "Scores: team A {a}, team B {b}; {target} wins.",
-    "info.pot": "The pot holds {pot} chips.",
-    "info.no_pot": "You play for game points: {list}.",
-    "info.my_points": "You have taken {n} card points this hand.",
-    "info.team_points": "This hand: team A {a} card points and {ma} in melds, team B {b} and {mb} in melds.",
-    "info.stock": "{n} cards left in the stock.",
-    "info.stock_dead": "The stock is closed: {n} cards stay unused.",
-    "info.to_deal": "{n} cards are still to be dealt.",
-    "info.no_stock": "No stock: all the cards are dealt.",
-    "info.options": "{text}",
-    "unit.chips": "chips",
-    "unit.points": "points",
-    // Speech and system
-    "speech.connecting": "Connecting to the room.",
-    "speech.lost": "Connection lost. Reconnecting.",
-    "speech.reconnected": "Reconnected.",
-    "speech.offline": "Not connected; trying again.",
-    "speech.history_start": "Start of history.",
-    "speech.history_end": "End of history.",
-    "speech.nothing": "Nothing said yet.",
-    "speech.muted": "Sounds off.",
-    "speech.unmuted": "Sounds on.",
-    "speech.not_host": "Only the host can do that.",
-    "speech.not_at_table": "You are not at a table.",
-    "speech.select_cards": "Select cards with Space, then press Enter.",
-    "speech.back_at_table": "You are back at {name}.",
-    "speech.lang_changed": "Language: English.",
-    "speech.screen_lobby": "Lobby.",
-    "speech.screen_table": "Table {name}.",
-    // Settings
-    "set.title": "Settings",
-    "set.speech": "Speech",
-    "set.speech_live": "screen reader (live regions)",
-    "set.speech_voice": "the browser's own voice",
-    "set.speech_desc": "Choose the browser's voice if your screen reader cuts messages off.",
-    "set.channel_game": "Game messages",
-    "set.channel_chat": "Chat messages",
-    "set.channel_system": "Room messages",
-    "set.verb_full": "full",
-    "set.verb_brief": "brief",
-    "set.verb_off": "off",
-    "set.verb_desc": "Brief keeps the essentials: plays, tricks, results, your turn. Everything stays in the history.",
-    "set.sound": "Sounds",
-    "set.volume": "Sound volume (0 to 100)",
-    "set.contrast": "High contrast",
-    "set.large": "Large text",
-    "set.done": "Done",
-    // Help
-    "help.title": "Keys on this screen",
-    "help.screen_signin": "Sign-in: type a nickname and press Enter to play as a guest, or log in with an account.",
-    "help.screen_lobby": "Lobby: the tables list, the people online and the chat. Join or watch a table with its buttons.",
-    "help.screen_table": "Table: your hand is a list of cards grouped by suit; the actions are buttons below it.",
-    "help.hand_keys": "In your hand: Left and Right arrows move by one card, Up and Down jump to the previous or next suit, Home and End go to the first and last card, Space selects several cards (Bura), Enter plays.",
-    "help.screen_reader": "With a screen reader, the letter keys reach the game in focus mode, which your hand turns on: press Tab to your hand, or switch to focus mode yourself (NVDA+Space; JAWS: Insert+Z). The game never moves your focus.",
-    "help.general_keys": "Everywhere: Page Up and Page Down step through the history of messages, L repeats the last one, M turns sounds off or on, F2 opens the settings, the Applications key or Shift+F10 opens the menu. Letter keys do nothing while you type in a text field; Escape leaves the field.",
-    // Menu items
-    "key.help": "Help",
-    "key.settings": "Settings",
-    "key.menu": "Menu",
-    "key.repeat": "Repeat the last message",
-    "key.history_back": "Previous message in history",
-    "key.history_forward": "Next message in history",
-    "key.mute": "Sounds off or on",
-    "key.new_table": "Create a table",
-    "key.refresh": "Refresh the lobby",
-    "key.chat": "Go to the chat",
-    "key.online": "Who is online",
-    "key.logout": "Log out",
-    "key.scores": "Scores",
-    "key.turn": "Whose turn, and trumps",
-    "key.trick": "Cards on the table",
-    "key.hand": "Read my hand",
-    "key.pot": "Pot or points",
-    "key.stock": "Cards left in the stock",
-    "key.options": "Table options",
-    "key.add_bot": "Add a bot",
-    "key.remove_bot": "Remove a bot",
-    "key.start": "Start the game",
-    "key.spectator": "Sit down or stand up (spectator)",
-    "key.focus_hand": "Go to my cards",
-    "key.focus_actions": "Go to the actions",
-    "key.leave": "Leave the table",
-    // Host dialogs, invitations, passwords, the turn timer
-    "people.title": "People at the table ({n})",
-    "people.seated": "seat {n}",
-    "people.watching": "watching",
-    "people.make_host": "Make {name} the host",
-    "people.kick": "Remove {name}",
-    "people.ban": "Ban {name}",
-    "people.ban_confirm": "Press again to ban {name} for good",
-    "people.desc_host": "Remove sends a person back to the lobby; a banned person can never come back. During play a bot takes the seat.",
-    "people.desc": "Everyone seated or watching.",
-    "people.none": "Nobody is at the table.",
-    "bots.title": "Bots",
-    "bots.desc": "Add or remove bots before the game starts.",
-    "bots.level": "Level of the bot to add",
-    "bots.level_desc": "Random plays at once, hard thinks longest. B adds this level from now on.",
-    "bots.add": "Add a bot of this level",
-    "bots.at_table": "Bots at the table",
-    "bots.remove": "Remove Bot {n} ({level})",
-    "bots.none": "No bots at the table.",
-    "invite.title": "Invite a player",
-    "invite.desc": "An invited player may join even a private table or one with a password.",
-    "invite.user": "Invite {name}",
-    "invite.none": "No one else is online.",
-    "join.password": "Table password",
-    "join.submit": "Join",
-    "join.password_title": "Password for {name}",
-    "settings.title": "Table settings",
-    "create.timer_bad": "The turn timer is 0 (none) or from {min} to {max} seconds.",
-    "create.remove_password": "Remove the password",
-    "create.password_keep_desc": "Empty keeps the current password; type a new one to change it.",
-    "table.people": "People",
-    "table.bots": "Bots",
-    "table.invite": "Invite",
-    "table.settings": "Table settings",
-    "table.time_left": "Time left",
-    "table.seconds": "{n} s",
-    "info.time_left": "{n} seconds left for your turn.",
-    "info.time_other": "Turn timer: {n} seconds a turn; you are not to act now.",
-    "info.no_timer": "No turn timer at this table.",
-    "speech.deadline": "You have {n} seconds.",
-    "key.people": "People at the table (remove, ban, make host)",
-    "key.bots": "Bots: choose the level, remove by seat",
-    "key.invite": "Invite a player",
-    "key.time": "Time left",
-    "key.settings_table": "Table settings (timer, bot delay, private, password)",
-    "online.list": "Online: {names}.",
-    "conn.online": "Connected",
-    "conn.offline": "Reconnecting",
-    // Moving to another node, statistics
-    "speech.moving": "Moving to another server…",
-    "speech.moved_back": "Back at the table.",
-    "speech.moved_lobby": "Back in the lobby.",
-    "lobby.stats": "Statistics",
-    "key.stats": "Your statistics",
-    "stats.title": "Your statistics",
-    "stats.line": "{game}: {played} played, {won} won, rating {rating}.",
-    "stats.none": "No games yet: statistics count finished games with at least two people at the table.",
-    "stats.guest": "Statistics need an account: log out, then create one on the sign-in screen.",
-  },
-  ru: {
-    "app.title": "trickroom",
-    "app.tagline": "Карточный клуб: бура и мпурлото",
-    "menu": "Меню",
-    "settings": "Настройки",
-    "help": "Справка",
-    "close": "Закрыть",
-    "cancel": "Отмена",
-    "send": "Отправить",
-    "on": "вкл",
-    "off": "выкл",
-    "yes": "да",
-    "no": "нет",
-    "signin.title": "Вход",
-    "signin.guest": "Играть гостем",
-    "signin.nickname": "Имя",
-    "signin.enter": "Войти в клуб",
-    "signin.account": "Ваша учётная запись",
-    "signin.username": "Имя пользователя",
-    "signin.password": "Пароль",
-    "signin.login": "Войти",
-    "signin.register": "Создать учётную запись",
-    "signin.hint": "Впервые здесь? Введите имя и нажмите Enter. F1 — справка.",
-    "language": "Язык",
-    "lobby.title": "Лобби",
-    "lobby.tables": "Столы",
-    "lobby.no_tables": "Столов пока нет. Нажмите N, чтобы создать стол.",
-    "lobby.create": "Создать стол",
-    "lobby.refresh": "Обновить",
-    "lobby.online": "Кто в клубе",
-    "lobby.chat": "Чат лобби",
-    "lobby.chat_input": "Сообщение в лобби",
-    "lobby.private": "Личное сообщение",
-    "lobby.private_to": "Кому",
-    "lobby.private_input": "Текст личного сообщения",
-    "lobby.logout": "Выйти",
-    "col.name": "Стол",
-    "col.game": "Игра",
-    "col.options": "Настройки",
-    "col.seats": "Места",
-    "col.status": "Состояние",
-    "col.actions": "Войти",
-    "join": "Сесть",
-    "watch": "Смотреть",
-    "join_named": "Сесть за стол {name}",
-    "watch_named": "Смотреть стол {name}",
-    "seats_taken": "занято {taken} из {seats}",
-    "status.waiting": "ждёт игроков",
-    "status.playing": "идёт игра",
-    "status.paused": "пауза",
-    "status.finished": "окончен",
-    "you_suffix": "(вы)",
-    "create.title": "Новый стол",
-    "options.title": "Настройки стола",
-    "create.game": "Игра",
-    "create.name": "Название стола",
-    "create.timer": "Время на ход в секундах (0 — без таймера)",
-    "create.timer_desc": "Когда время хода истекает, за игрока ходит бот.",
-    "create.bot_delay": "Задержка ботов в секундах",
-    "create.bot_delay_desc": "Сколько боты ждут перед ходом, чтобы за игрой можно было следить.",
-    "create.private": "Закрытый стол",
-    "create.private_desc": "Закрытый стол видят только приглашённые.",
-    "create.password": "Пароль (пусто — без пароля)",
-    "create.password_desc": "Чтобы сесть за стол, нужен этот пароль.",
-    "create.bot_level": "Уровень добавляемых ботов",
-    "create.bot_level_desc": "Клавиша B добавляет бота этого уровня; случайный ходит быстрее всех.",
-    "create.sit": "Сразу сесть за стол",
-    "create.submit": "Создать",
-    "options.submit": "Применить",
-    "opt.players": "Игроков",
-    "opt.preset": "Комбинации",
-    "opt.scoring": "Счёт",
-    "opt.stack": "Фишек в начале",
-    "opt.target": "Играть до",
-    "opt.hand_limit": "Предел раздач",
-    "opt.show_points": "Показывать мои очки",
-    "opt.partner_relief": "Поблажка партнёру",
-    "level.random": "случайный",
-    "level.easy": "лёгкий",
-    "level.normal": "средний",
-    "level.hard": "сильный",
-    "table.seats": "Места",
-    "table.felt": "Стол",
-    "table.hand": "Ваши карты",
-    "table.hand_empty": "У вас нет карт.",
-    "table.actions": "Действия",
-    "table.no_actions": "Сейчас делать нечего.",
-    "table.chat": "Чат стола",
-    "table.chat_input": "Сообщение за столом",
-    "table.scores": "Счёт",
-    "table.trick": "Карты на столе",
-    "table.trick_empty": "На столе нет карт.",
-    "table.last_trick": "Последняя взятка",
-    "table.start": "Начать игру",
-    "table.add_bot": "Добавить бота",
-    "table.remove_bot": "Убрать бота",
-    "table.sit": "Сесть",
-    "table.stand": "Встать",
-    "table.leave": "Уйти из-за стола",
-    "table.options": "Настройки стола",
-    "table.pause": "Пауза после раздачи",
-    "table.pause_cancel": "Не делать паузу после раздачи",
-    "table.resume": "Продолжить игру",
-    "table.play_selected": "Сыграть выбранные карты",
-    "table.play_card": "Сыграть",
-    "table.not_started": "Игра ещё не началась.",
-    "table.host": "хозяин",
-    "table.dealer": "сдаёт",
-    "table.to_act": "ходит",
-    "table.empty_seat": "свободно",
-    "table.bot": "Бот {n}",
-    "table.bot_level": "бот, {level}",
-    "table.seat": "Место {n}",
-    "table.cards_count": "карт: {n}",
-    "table.team": "команда {team}",
-    "table.away": "нет на связи",
-    "table.bot_playing": "за него играет бот",
-    "table.stock": "Колода",
-    "table.trump": "Козыри",
-    "table.pot": "Банк",
-    "table.deadline": "на ход {n} секунд",
-    "team.0": "А",
-    "team.1": "Б",
-    "card.playable": "можно сыграть",
-    "card.unplayable": "сейчас нельзя сыграть",
-    "card.selected": "выбрана",
-    "card.position": "{i} из {n}",
-    "card.group": "{suit}, {n}",
-    "act.pass": "Пас",
-    "act.claim": "Заявить 31",
-    "act.accept": "Принять козырь",
-    "act.name": "Назвать козыри: {suit}",
-    "act.exchange": "Обменять семёрку",
-    "act.keep": "Оставить семёрку",
-    "act.done": "Комбинации объявлены",
-    "act.meld": "Объявить {cards}",
-    "act.announce": "Объявить: {kind}",
-    "kind.bura": "бура",
-    "kind.aces": "три туза",
-    "kind.molodka": "молодка",
-    "kind.moscow": "москва",
-    "kind.little-moscow": "малая москва",
-    "info.no_game": "Игра ещё не началась.",
-    "info.your_turn": "Ваш ход.",
-    "info.waiting_for": "Ждём: {names}.",
-    "info.over": "Игра окончена.",
-    "info.trumps": "Козыри: {suit}.",
-    "info.face_up": "Открытая карта: {card}.",
-    "info.proposed": "Предложенный козырь: {suit}, открытая карта: {card}.",
-    "info.no_trumps_yet": "Козыри ещё не выбраны.",
-    "info.trick": "На столе: {plays}.",
-    "info.hand": "Ваши карты, {n}: {cards}.",
-    "info.no_hand": "У вас нет карт: вы зритель.",
-    "info.scores_seats": "Счёт ({unit}): {list}.",
-    "info.scores_teams": "Счёт: команда А {a}, команда Б {b}; играем до {target}.",
-    "info.pot": "В банке {pot} фишек.",
-    "info.no_pot": "Игра на очки: {list}.",
-    "info.my_points": "Вы набрали {n} очков в этой раздаче.",
-    "info.team_points": "В этой раздаче: команда А {a} очков в картах и {ma} за комбинации, команда Б {b} и {mb}.",
-    "info.stock": "В колоде осталось карт: {n}.",
-    "info.stock_dead": "Колода закрыта: {n} карт не сыграют.",
-    "info.to_deal": "Ещё не сдано карт: {n}.",
-    "info.no_stock": "Колоды нет: все карты сданы.",
-    "info.options": "{text}",
-    "unit.chips": "фишки",
-    "unit.points": "очки",
-    "speech.connecting": "Подключение к клубу.",
-    "speech.lost": "Связь потеряна. Переподключаюсь.",
-    "speech.reconnected": "Связь восстановлена.",
-    "speech.offline": "Нет связи; пробую снова.",
-    "speech.history_start": "Начало истории.",
-    "speech.history_end": "Конец истории.",
-    "speech.nothing": "Пока ничего не сказано.",
-    "speech.muted": "Звуки выключены.",
-    "speech.unmuted": "Звуки включены.",
-    "speech.not_host": "Это может только хозяин стола.",
-    "speech.not_at_table": "Вы не за столом.",
-    "speech.select_cards": "Выберите карты пробелом и нажмите Enter.",
-    "speech.back_at_table": "Вы снова за столом {name}.",
-    "speech.lang_changed": "Язык: русский.",
-    "speech.screen_lobby": "Лобби.",
-    "speech.screen_table": "Стол {name}.",
-    "set.title": "Настройки",
-    "set.speech": "Речь",
-    "set.speech_live": "экранный диктор (живые области)",
-    "set.speech_voice": "собственный голос браузера",
-    "set.speech_desc": "Выберите голос браузера, если ваш экранный диктор обрывает сообщения.",
-    "set.channel_game": "Сообщения игры",
-    "set.channel_chat": "Сообщения чата",
-    "set.channel_system": "Сообщения клуба",
-    "set.verb_full": "полностью",
-    "set.verb_brief": "кратко",
-    "set.verb_off": "выкл",
-    "set.verb_desc": "Кратко — только главное: ходы, взятки, итоги, ваш ход. В истории остаётся всё.",
-    "set.sound": "Звуки",
-    "set.volume": "Громкость (от 0 до 100)",
-    "set.contrast": "Высокая контрастность",
-    "set.large": "Крупный текст",
-    "set.done": "Готово",
-    "help.title": "Клавиши этого экрана",
-    "help.screen_signin": "Вход: введите имя и нажмите Enter, чтобы играть гостем, или войдите в учётную запись.",
-    "help.screen_lobby": "Лобби: список столов, кто в клубе и чат. Сесть за стол или смотреть — кнопками в строке стола.",
-    "help.screen_table": "Стол: ваши карты — список, сгруппированный по мастям; действия — кнопки под ним.",
-    "help.hand_keys": "В картах: стрелки влево и вправо — на одну карту, вверх и вниз — к предыдущей или следующей масти, Home и End — первая и последняя карта, пробел выбирает несколько карт (бура), Enter — сыграть.",
-    "help.screen_reader": "С экранным диктором буквенные клавиши доходят до игры в режиме фокуса, который включает ваша рука: перейдите к ней клавишей Tab или включите режим фокуса сами (NVDA+пробел; JAWS: Insert+Z). Игра никогда не переводит фокус сама.",
-    "help.general_keys": "Везде: Page Up и Page Down — история сообщений, L повторяет последнее, M выключает или включает звуки, F2 — настройки, клавиша контекстного меню или Shift+F10 — меню. Буквенные клавиши не работают, пока вы пишете в поле; Escape выходит из поля.",
-    "key.help": "Справка",
-    "key.settings": "Настройки",
-    "key.menu": "Меню",
-    "key.repeat": "Повторить последнее сообщение",
-    "key.history_back": "Предыдущее сообщение истории",
-    "key.history_forward": "Следующее сообщение истории",
-    "key.mute": "Звуки выкл/вкл",
-    "key.new_table": "Создать стол",
-    "key.refresh": "Обновить лобби",
-    "key.chat": "Перейти в чат",
-    "key.online": "Кто в клубе",
-    "key.logout": "Выйти",
-    "key.scores": "Счёт",
-    "key.turn": "Чей ход и козыри",
-    "key.trick": "Карты на столе",
-    "key.hand": "Прочитать мои карты",
-    "key.pot": "Банк или очки",
-    "key.stock": "Сколько карт в колоде",
-    "key.options": "Настройки стола",
-    "key.add_bot": "Добавить бота",
-    "key.remove_bot": "Убрать бота",
-    "key.start": "Начать игру",
-    "key.spectator": "Сесть или встать (зритель)",
-    "key.focus_hand": "К моим картам",
-    "key.focus_actions": "К действиям",
-    "key.leave": "Уйти из-за стола",
-    "people.title": "За столом ({n})",
-    "people.seated": "место {n}",
-    "people.watching": "смотрит",
-    "people.make_host": "Сделать хозяином: {name}",
-    "people.kick": "Удалить: {name}",
-    "people.ban": "Запретить вход: {name}",
-    "people.ban_confirm": "Нажмите ещё раз, чтобы навсегда запретить вход: {name}",
-    "people.desc_host": "Удалённый возвращается в лобби; тот, кому запрещён вход, не сможет вернуться. Во время игры его место займёт бот.",
-    "people.desc": "Все, кто сидит за столом или смотрит.",
-    "people.none": "За столом никого нет.",
-    "bots.title": "Боты",
-    "bots.desc": "Ботов можно добавлять и убирать до начала игры.",
-    "bots.level": "Уровень добавляемого бота",
-    "bots.level_desc": "Случайный ходит сразу, сильный думает дольше всех. Клавиша B дальше добавляет этот уровень.",
-    "bots.add": "Добавить бота этого уровня",
-    "bots.at_table": "Боты за столом",
-    "bots.remove": "Убрать бота {n} ({level})",
-    "bots.none": "Ботов за столом нет.",
-    "invite.title": "Пригласить игрока",
-    "invite.desc": "Приглашённый может сесть даже за закрытый стол или стол с паролем.",
-    "invite.user": "Пригласить: {name}",
-    "invite.none": "Больше никого нет в клубе.",
-    "join.password": "Пароль стола",
-    "join.submit": "Сесть",
-    "join.password_title": "Пароль стола {name}",
-    "settings.title": "Параметры стола",
-    "create.timer_bad": "Время на ход: 0 (без таймера) или от {min} до {max} секунд.",
-    "create.remove_password": "Убрать пароль",
-    "create.password_keep_desc": "Пусто — пароль не меняется; введите новый, чтобы сменить.",
-    "table.people": "Люди",
-    "table.bots": "Боты",
-    "table.invite": "Пригласить",
-    "table.settings": "Параметры стола",
-    "table.time_left": "Осталось времени",
-    "table.seconds": "{n} с",
-    "info.time_left": "На ваш ход осталось секунд: {n}.",
-    "info.time_other": "Время на ход: {n} секунд; сейчас не ваш ход.",
-    "info.no_timer": "За этим столом нет таймера.",
-    "speech.deadline": "На ход секунд: {n}.",
-    "key.people": "Кто за столом (удалить, запретить вход, сделать хозяином)",
-    "key.bots": "Боты: выбрать уровень, убрать по месту",
-    "key.invite": "Пригласить игрока",
-    "key.time": "Сколько осталось времени",
-    "key.settings_table": "Параметры стола (таймер, задержка ботов, закрытый стол, пароль)",
-    "online.list": "В клубе: {names}.",
-    "conn.online": "На связи",
-    "conn.offline": "Переподключение",
-    // Переход на другой сервер, статистика
-    "speech.moving": "Переход на другой сервер…",
-    "speech.moved_back": "Снова за столом.",
-    "speech.moved_lobby": "Снова в лобби.",
-    "lobby.stats": "Статистика",
-    "key.stats": "Ваша статистика",
-    "stats.title": "Ваша статистика",
-    "stats.line": "{game}: сыграно {played}, выиграно {won}, рейтинг {rating}.",
-    "stats.none": "Игр пока нет: статистика учитывает законченные игры, где за столом было не меньше двух человек.",
-    "stats.guest": "Статистика ведётся только для учётных записей: выйдите и создайте учётную запись на экране входа.",
-  },
-};
-
-const RANKS = {
-  en: { "6": "six", "7": "seven", "8": "eight", "9": "nine", T: "ten", J: "jack", Q: "queen", K: "king", A: "ace" },
-  ru: { "6": "шестёрка", "7": "семёрка", "8": "восьмёрка", "9": "девятка", T: "десятка", J: "валет", Q: "дама",
-        K: "король", A: "туз" },
-};
-// "of spades" (en) and the genitive plural after a rank (ru): "дама пик".
-const SUITS_OF = { en: { S: "spades", H: "hearts", D: "diamonds", C: "clubs" },
-                   ru: { S: "пик", H: "червей", D: "бубен", C: "треф" } };
-const SUIT_NAMES = { en: { S: "spades", H: "hearts", D: "diamonds", C: "clubs" },
-                     ru: { S: "пики", H: "черви", D: "бубны", C: "трефы" } };
-const SUIT_TITLES = { en: { S: "Spades", H: "Hearts", D: "Diamonds", C: "Clubs" },
-                      ru: { S: "Пики", H: "Черви", D: "Бубны", C: "Трефы" } };
-
-export const LANGS = ["en", "ru"];
+const loaded = new Map(); // lang -> bundle
+let bundle = null;
+let plural = () => 0;
 let current = "en";
 
+// The languages the room speaks, in its order, each named in itself: [["en", "English"], ["ru", "Русский"], ...].
+export function languages() {
+  return bundle ? bundle.languages : [["en", "English"]];
+}
+
+// The catalog's rule is gettext's Plural-Forms expression, a C expression of n: read it once into a function,
+// without eval (so that a Content-Security-Policy need not allow it). Precedence as in C: ?: || && == != < <= > >=
+// + - * / % and unary !.
+function pluralRule(expr) {
+  const tokens = expr.match(/\d+|n|&&|\|\||[=!<>]=|[-+*/%<>?:()!]/g) || [];
+  let at = 0;
+  const take = (wanted) => {
+    const token = tokens[at++];
+    if (wanted !== undefined && token !== wanted) throw new Error(`plural rule ${expr}: ${wanted} expected`);
+    return token;
+  };
+  const binary = (operand, operators) => () => {
+    let left = operand();
+    while (tokens[at] in operators) {
+      const op = operators[take()];
+      const [l, r] = [left, operand()];
+      left = (n) => op(l(n), r(n));
+    }
+    return left;
+  };
+  const unary = () => {
+    const token = take();
+    if (token === "!") { const inner = unary(); return (n) => Number(!inner(n)); }
+    if (token === "(") { const inner = conditional(); take(")"); return inner; }
+    if (token === "n") return (n) => n;
+    if (/^\d+$/.test(token ?? "")) { const value = Number(token); return () => value; }
+    throw new Error(`plural rule ${expr}: unexpected ${token}`);
+  };
+  const product = binary(unary, { "*": (a, b) => a * b, "/": (a, b) => Math.trunc(a / b), "%": (a, b) => a % b });
+  const sum = binary(product, { "+": (a, b) => a + b, "-": (a, b) => a - b });
+  const order = binary(sum, { "<": (a, b) => Number(a < b), "<=": (a, b) => Number(a <= b),
+                              ">": (a, b) => Number(a > b), ">=": (a, b) => Number(a >= b) });
+  const equality = binary(order, { "==": (a, b) => Number(a === b), "!=": (a, b) => Number(a !== b) });
+  const and = binary(equality, { "&&": (a, b) => Number(Boolean(a && b)) });
+  const or = binary(and, { "||": (a, b) => Number(Boolean(a || b)) });
+  const conditional = () => {
+    const test = or();
+    if (tokens[at] !== "?") return test;
+    take("?");
+    const yes = conditional();
+    take(":");
+    const no = conditional();
+    return (n) => (test(n) ? yes(n) : no(n));
+  };
+  const rule = conditional();
+  if (at !== tokens.length) throw new Error(`plural rule ${expr}: unexpected ${tokens[at]}`);
+  return (n) => Number(rule(Math.abs(Math.trunc(n))));
+}
+
+export async function loadLang(lang) {
+  if (!loaded.has(lang)) {
+    const response = await fetch(`i18n/${encodeURIComponent(lang)}.json`, { cache: "no-cache" });
+    if (!response.ok) throw new Error(`no words for ${lang}: ${response.status}`);
+    loaded.set(lang, await response.json());
+  }
+  return loaded.get(lang);
+}
+
+// Use a loaded language (loadLang first); an unknown one falls back to English.
 export function setLang(lang) {
-  current = LANGS.includes(lang) ? lang : "en";
+  current = loaded.has(lang) ? lang : "en";
+  bundle = loaded.get(current) || null;
+  plural = bundle ? pluralRule(bundle.plural.expr) : () => 0;
   document.documentElement.lang = current;
 }
 
@@ -621,36 +85,104 @@ export function lang() {
   return current;
 }
 
-export function t(key, params = {}) {
-  const table = STRINGS[current] || STRINGS.en;
-  let text = table[key] ?? STRINGS.en[key] ?? key;
-  for (const [name, value] of Object.entries(params)) {
-    text = text.split(`{${name}}`).join(String(value));
-  }
-  return text;
+function message(key) {
+  const at = key.indexOf(":");
+  const domain = at > 0 ? key.slice(0, at) : "web";
+  return bundle?.messages?.[domain]?.[at > 0 ? key.slice(at + 1) : key];
 }
 
-export function cardName(code) {
-  const rank = RANKS[current][code[0]] || code[0];
-  const suit = SUITS_OF[current][code[1]] || code[1];
-  return current === "ru" ? `${rank} ${suit}` : `${rank} of ${suit}`;
+// A Python str.format template, filled the same way: {name} (a conversion such as {text!r} is ignored).
+function format(template, params) {
+  return template.replace(/\{(\w+)(![rsa])?\}/g, (whole, name) => (name in params ? String(params[name]) : whole));
+}
+
+export function t(key, params = {}) {
+  let found = message(key);
+  if (Array.isArray(found)) found = found[0];
+  return found === undefined ? key : format(found, params);
+}
+
+export function tn(key, n, params = {}) {
+  const found = message(key);
+  if (!Array.isArray(found)) return found === undefined ? key : format(found, params);
+  return format(found[Math.min(plural(n), found.length - 1)], params);
+}
+
+export function capital(text) {
+  return text ? text[0].toUpperCase() + text.slice(1) : text;
+}
+
+// Card names as narration/names.py says them: the nominative (lists) or the accusative (after a verb).
+function rankName(rank, grammaticalCase) {
+  return t(`cards:rank.${rank}${grammaticalCase === "acc" ? ".acc" : ""}`);
+}
+
+export function cardName(code, grammaticalCase = "nom") {
+  return t("cards:card", { rank: rankName(code[0], grammaticalCase), suit: t(`cards:suit.${code[1]}.of`) });
 }
 
 export function cardList(codes) {
-  return codes.map(cardName).join(", ");
+  return codes.map((code) => cardName(code)).join(", ");
+}
+
+// Several cards as one phrase ("queen and seven of spades"), as the room's sentences say them.
+export function cardsPhrase(codes, grammaticalCase = "nom") {
+  const joined = (items) => (items.length < 2 ? items.join("")
+    : t("cards:list.last", { rest: items.slice(0, -1).join(", "), last: items[items.length - 1] }));
+  if (!codes.length) return t("cards:nothing");
+  if (codes.length > 1 && codes.every((code) => code[1] === codes[0][1])) {
+    return t("cards:cards.same_suit", { ranks: joined(codes.map((code) => rankName(code[0], grammaticalCase))),
+                                        suit: t(`cards:suit.${codes[0][1]}.of`) });
+  }
+  return joined(codes.map((code) => cardName(code, grammaticalCase)));
+}
+
+// Groups that hold commas themselves, one after another (Greek, which reads ";" as a question mark, has its own).
+export function grouped(items) {
+  return items.reduce((rest, last) => (rest === null ? last : t("cards:list.groups", { rest, last })), null) ?? "";
 }
 
 export function suitName(suit) {
-  return SUIT_NAMES[current][suit] || suit;
+  return t(`cards:suit.${suit}`);
 }
 
 export function suitTitle(suit) {
-  return SUIT_TITLES[current][suit] || suit;
+  return t(`cards:suit.${suit}.title`);
 }
 
-// Fill every element marked with data-i18n (text), data-i18n-label (aria-label) or data-i18n-placeholder.
+export function kindName(kind, grammaticalCase = "nom") {
+  return t(`bura:bura.kind.${kind}${grammaticalCase === "acc" ? ".acc" : ""}`);
+}
+
+export function levelName(level) {
+  return t(`room:bot.level.${level}`);
+}
+
+// An action as a button names it: the room's own words for it (room.po action.<verb>), with a capital.
+export function actionText(action) {
+  const [verb, ...rest] = action.split(" ");
+  const params = {
+    cards: cardsPhrase(rest), cards_acc: cardsPhrase(rest, "acc"), suit: rest[0] ? suitName(rest[0]) : "",
+    kind: rest[0] ? kindName(rest[0]) : "", kind_acc: rest[0] ? kindName(rest[0], "acc") : "",
+  };
+  const text = t(`room:action.${verb}`, params);
+  return text === `room:action.${verb}` ? action : capital(text);
+}
+
+// Fill every element marked with data-i18n (text), data-i18n-label (aria-label) or data-i18n-placeholder, and
+// every language menu (data-languages) with the languages the server speaks, each named in itself.
 export function applyStatic(root = document) {
   for (const el of root.querySelectorAll("[data-i18n]")) el.textContent = t(el.dataset.i18n);
   for (const el of root.querySelectorAll("[data-i18n-label]")) el.setAttribute("aria-label", t(el.dataset.i18nLabel));
   for (const el of root.querySelectorAll("[data-i18n-placeholder]")) el.placeholder = t(el.dataset.i18nPlaceholder);
+  for (const select of root.querySelectorAll("select[data-languages]")) {
+    if (select.options.length === languages().length) continue;
+    select.replaceChildren(...languages().map(([code, name]) => {
+      const option = document.createElement("option");
+      option.value = code;
+      option.lang = code;
+      option.textContent = name;
+      return option;
+    }));
+  }
 }

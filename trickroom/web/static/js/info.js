@@ -2,12 +2,29 @@
 // Nothing here computes a rule or a hidden quantity: Bura's running card points are read only from the view's
 // my_points, which the server sends only with show_points on.
 
-import { cardList, cardName, suitName, t } from "./i18n.js";
+import { handOrder } from "./hand.js";
+import { cardList, cardName, grouped, suitName, t, tn } from "./i18n.js";
 
 export function seatName(table, seat) {
   const entry = table.info?.seats?.[seat];
   if (entry?.user) return entry.user.name;
-  return t("table.bot", { n: seat + 1 });
+  return t("room:bot.name", { number: seat + 1 });
+}
+
+// Mpourloto's teams as the listener knows them: "your team" and "the other team" to a player (never "team A"),
+// "the team of Anna and Clara" to a spectator; the mpourloto catalog's words, as the room says them.
+export function teamName(table, team) {
+  const seats = table.info?.seats || [];
+  const mine = seats[table.you?.seat]?.team;
+  if (mine !== null && mine !== undefined) return t(mine === team ? "mpourloto:team.yours" : "mpourloto:team.other");
+  const members = seats.map((entry, seat) => (entry.team === team ? seatName(table, seat) : null)).filter(Boolean);
+  return t("mpourloto:team.of", { first: members[0] || "", second: members[1] || "" });
+}
+
+// The two teams, the listener's first.
+function teamOrder(table) {
+  const seats = table.info?.seats || [];
+  return seats[table.you?.seat]?.team === 1 ? [1, 0] : [0, 1];
 }
 
 function isYou(table, seat) {
@@ -30,7 +47,9 @@ export function scoresText(table) {
   if (missing) return missing;
   const view = table.view;
   if (view.game === "mpourloto") {
-    return t("info.scores_teams", { a: view.scores[0], b: view.scores[1], target: view.target });
+    const [first, second] = teamOrder(table);
+    return t("info.scores_teams", { first: teamName(table, first), a: view.scores[first],
+                                    second: teamName(table, second), b: view.scores[second], target: view.target });
   }
   const list = view.scores.map((score, seat) => `${seatName(table, seat)} ${score}`).join(", ");
   return t("info.scores_seats", { unit: t(`unit.${view.unit}`), list });
@@ -65,7 +84,7 @@ export function trickText(table) {
   if (missing) return missing;
   const plays = trickPlays(table);
   if (!plays.length) return t("table.trick_empty");
-  const said = plays.map((p) => `${seatName(table, p.seat)}: ${cardList(p.cards)}`).join("; ");
+  const said = grouped(plays.map((p) => `${seatName(table, p.seat)}: ${cardList(p.cards)}`));
   return t("info.trick", { plays: said });
 }
 
@@ -75,7 +94,7 @@ export function handText(table) {
   const hand = table.view.hand;
   if (!hand) return t("info.no_hand");
   if (!hand.length) return t("table.hand_empty");
-  return t("info.hand", { n: hand.length, cards: cardList(hand) });
+  return tn("info.hand", hand.length, { n: hand.length, cards: cardList(handOrder(hand)) });
 }
 
 export function potText(table) {
@@ -85,12 +104,14 @@ export function potText(table) {
   if (view.game === "mpourloto") {
     const cp = view.card_points || [0, 0];
     const mp = view.meld_points || [0, 0];
-    return t("info.team_points", { a: cp[0], ma: mp[0], b: cp[1], mb: mp[1] });
+    const [first, second] = teamOrder(table);
+    return t("info.team_points", { first: teamName(table, first), a: cp[first], ma: mp[first],
+                                   second: teamName(table, second), b: cp[second], mb: mp[second] });
   }
   const parts = [];
-  if (view.unit === "chips") parts.push(t("info.pot", { pot: view.pot }));
+  if (view.unit === "chips") parts.push(tn("info.pot", view.pot, { pot: view.pot }));
   else parts.push(t("info.no_pot", { list: view.scores.map((s, seat) => `${seatName(table, seat)} ${s}`).join(", ") }));
-  if (typeof view.my_points === "number") parts.push(t("info.my_points", { n: view.my_points }));
+  if (typeof view.my_points === "number") parts.push(tn("info.my_points", view.my_points, { n: view.my_points }));
   return parts.join(" ");
 }
 
@@ -99,12 +120,10 @@ export function stockText(table) {
   if (missing) return missing;
   const view = table.view;
   if (view.game === "bura") {
-    return view.stock_dead ? t("info.stock_dead", { n: view.stock }) : t("info.stock", { n: view.stock });
+    return tn(view.stock_dead ? "info.stock_dead" : "info.stock", view.stock, { n: view.stock });
   }
-  const held = (view.hand_sizes || []).reduce((a, b) => a + b, 0);
-  const dealing = ["bidding1", "bidding2", "exchange"].includes(view.phase);
-  // 32 cards: during bidding and the exchange the undealt ones are the rest minus the face-up card.
-  if (dealing) return t("info.to_deal", { n: 32 - held - (view.face_up ? 1 : 0) });
+  // Mpourloto: the server sends the cards still to be dealt (until the deal is completed).
+  if (view.stock) return tn("info.to_deal", view.stock, { n: view.stock });
   return t("info.no_stock");
 }
 
@@ -116,9 +135,32 @@ export function secondsLeft(table) {
 
 export function timeText(table) {
   const seconds = secondsLeft(table);
-  if (seconds !== null && (table.to_act || []).includes(table.you?.seat)) return t("info.time_left", { n: seconds });
-  if (table.info?.timer) return t("info.time_other", { n: table.info.timer });
+  if (seconds !== null && (table.to_act || []).includes(table.you?.seat)) {
+    return tn("info.time_left", seconds, { n: seconds });
+  }
+  if (table.info?.timer) return tn("info.time_other", table.info.timer, { n: table.info.timer });
   return t("info.no_timer");
 }
 
 export { isYou };
+
+// Shift+C: the last trick, who played what and who took it, with what the room said when it was taken (the
+// points, in Mpourloto). Read from the view's last_trick and the last trick event the room sent.
+export function lastTrickText(table) {
+  const missing = noGame(table);
+  if (missing) return missing;
+  const view = table.view;
+  const last = view.last_trick;
+  const plays = view.game === "bura" ? (last?.plays || []).map((p) => ({ seat: p.seat, cards: p.cards }))
+    : (last || []).map(([seat, card]) => ({ seat, cards: [card] }));
+  if (!plays.length) return t("info.no_last_trick");
+  const said = grouped(plays.map((p) => `${isYou(table, p.seat) ? t("info.you") : seatName(table, p.seat)}: ${cardList(p.cards)}`));
+  const parts = [t("info.last_trick", { plays: said })];
+  const taken = table.lastTrick;
+  if (taken && typeof taken.winner === "number") {
+    const winner = isYou(table, taken.winner) ? t("info.you_took") : t("info.took", { name: seatName(table, taken.winner) });
+    parts.push(typeof taken.points === "number" ? tn("info.took_points", taken.points, { who: winner, n: taken.points })
+      : `${winner}.`);
+  }
+  return parts.join(" ");
+}

@@ -1,7 +1,9 @@
 // The websocket to the room, reconnecting on its own after a drop. Resuming the tables (login with the token,
 // then "resume" with the last seq) is the app's job: it is told through onStatus(status, {wasOpen, moved}) with
-// status "open", "lost" (a drop), "moving" (the node is stopping: its "reconnect" message, or close code 1012)
-// or "retrying" (another try failed).
+// status "open", "lost" (a drop), "moving" (the node is stopping: its "reconnect" message, or close code 1012),
+// "quiet" (the room closed a socket that was not logged in: after a logout elsewhere, code 4401, or when nobody
+// logged in for a while, code 4408; the client reconnects at once and says nothing) or "retrying" (another try
+// failed).
 //
 // Where to reconnect: a room may run on several nodes (docs/protocol.md, "Several nodes"). The addresses tried,
 // in turn, are those of the room's "reconnect" message when moving (then the page's own origin, which behind a
@@ -11,6 +13,9 @@
 const PING_EVERY_MS = 25000;
 const BETWEEN_ADDRESSES_MS = 250;
 const SERVICE_RESTART = 1012; // websocket close code: the server is restarting or handing over
+// The session ended elsewhere; no login in time; a moderator removed or banned the user; the account was deleted
+// (docs/protocol.md). The next socket is a fresh start, without the token.
+const QUIET_CLOSES = new Set([4401, 4408, 4403, 4410]);
 
 export class Net {
   constructor({ onMessage, onStatus }) {
@@ -25,6 +30,7 @@ export class Net {
     this.nodes = []; // hello.nodes: every live node's address
     this.moveTo = null; // the addresses of the room's "reconnect" message, until the socket closes
     this.moving = false; // this round of tries follows a node's "reconnect" (or close code 1012)
+    this.quiet = false; // this round follows a quiet close (4401, 4408): the next socket is a fresh start
     this.candidates = [];
   }
 
@@ -67,10 +73,12 @@ export class Net {
     this.ws = ws;
     ws.addEventListener("open", () => {
       const moved = this.moving;
+      const fresh = this.quiet;
       this.attempt = 0;
       this.moving = false;
+      this.quiet = false;
       this.moveTo = null;
-      this.onStatus("open", { wasOpen: this.wasOpen, moved });
+      this.onStatus("open", { wasOpen: this.wasOpen && !fresh, moved });
       this.wasOpen = true;
       clearInterval(this.pingTimer);
       this.pingTimer = setInterval(() => this.send({ type: "ping" }), PING_EVERY_MS);
@@ -96,7 +104,9 @@ export class Net {
       // The socket that was open (or the very first one) has closed: decide where to go this time.
       this.moving = this.moveTo !== null || event.code === SERVICE_RESTART;
       this.candidates = this.candidateList(this.moving);
-      this.onStatus(this.moving ? "moving" : "lost", { wasOpen: this.wasOpen, moved: false });
+      this.quiet = !this.moving && QUIET_CLOSES.has(event.code);
+      const status = this.quiet ? "quiet" : this.moving ? "moving" : "lost";
+      this.onStatus(status, { wasOpen: this.wasOpen, moved: false });
     } else {
       this.onStatus("retrying", { wasOpen: this.wasOpen, moved: false });
     }
@@ -105,6 +115,7 @@ export class Net {
     const round = Math.floor(this.attempt / count);
     let delay;
     if (index !== 0) delay = BETWEEN_ADDRESSES_MS;
+    else if (this.quiet && round === 0) delay = 0;
     else if (this.moving) delay = round === 0 ? 0 : Math.min(10000, 500 * 2 ** (round - 1));
     else delay = Math.min(10000, 1000 * 2 ** round);
     const address = this.candidates[index];

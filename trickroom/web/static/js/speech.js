@@ -1,8 +1,8 @@
 // Speech: every sentence goes through here. Two live regions exist from page load (polite and assertive); each
 // sentence is appended as its own new node, so the same sentence twice is still read and nothing overwrites what
-// is being read. Sentences that arrive together are flushed together, in order; if any of them is urgent (your
-// turn, an error) the whole batch goes to the assertive region, so an urgent sentence never silences the game
-// sentence that came just before it. The other mode speaks with the browser's own voice (speechSynthesis).
+// is being read. Sentences that arrive together are flushed together, in order; an urgent one (your turn, an
+// error, a claim against you: the room's urgency) goes to the assertive region with the polite sentences that came
+// just before it joined in front, so it never silences the game sentence it answers; the rest stay polite. The other mode speaks with the browser's own voice (speechSynthesis).
 
 export const CHANNELS = ["game", "chat", "system"];
 const KEEP_NODES = 40; // older nodes are removed (removals are not announced: aria-relevant="additions")
@@ -20,6 +20,24 @@ export class Speech {
     this.pending = [];
     this.timer = null;
     this.voiceLang = "en-US";
+    this.onRecord = null; // (text, channel): the visible log beside the felt (services.js)
+    this.historyChannel = null; // the history read by channel ("game", "chat"); null: everything
+  }
+
+  // The history read by channel, like the buffers of other rooms: everything, the game, the chat.
+  nextHistoryChannel() {
+    const order = [null, "game", "chat"];
+    this.historyChannel = order[(order.indexOf(this.historyChannel) + 1) % order.length];
+    this.cursor = null;
+    return { channel: this.historyChannel, count: this.shown().length };
+  }
+
+  shown() {
+    const found = [];
+    this.history.forEach((item, index) => {
+      if (!this.historyChannel || item.channel === this.historyChannel) found.push(index);
+    });
+    return found;
   }
 
   // Decide whether a sentence is spoken, record it, and queue it.
@@ -30,6 +48,7 @@ export class Speech {
       this.history.push({ text, channel });
       if (this.history.length > HISTORY_SIZE) this.history.shift();
       this.cursor = null;
+      if (this.onRecord) this.onRecord(text, channel);
     }
     const level = this.verbosity[channel] || "full";
     const spoken = always || level === "full" || (level === "brief" && essential);
@@ -48,14 +67,20 @@ export class Speech {
       for (const item of batch) this.speakVoice(item.text);
       return;
     }
-    const urgent = batch.some((item) => item.assertive);
-    const region = urgent ? this.assertive : this.polite;
-    for (const item of batch) {
+    // Only what asks the listener to act is assertive. The polite sentences that came just before the first
+    // urgent one are said with it, as one sentence ("Bot 2 plays the seven of spades. Your turn."), so the urgent
+    // one never cuts off the move it answers; the rest go to their own regions.
+    const first = batch.findIndex((item) => item.assertive);
+    const items = first < 0 ? batch
+      : [{ text: batch.slice(0, first + 1).map((item) => item.text).join(" "), assertive: true }, ...batch.slice(first + 1)];
+    for (const item of items) {
       const node = document.createElement("p");
       node.textContent = item.text;
-      region.appendChild(node);
+      (item.assertive ? this.assertive : this.polite).appendChild(node);
     }
-    while (region.childElementCount > KEEP_NODES) region.firstElementChild.remove();
+    for (const region of [this.polite, this.assertive]) {
+      while (region.childElementCount > KEEP_NODES) region.firstElementChild.remove();
+    }
   }
 
   speakVoice(text, interrupt = false) {
@@ -82,22 +107,25 @@ export class Speech {
   }
 
   back(startText) {
-    if (!this.history.length) return this.review(startText);
+    const shown = this.shown();
+    if (!shown.length) return this.review(startText);
     if (this.cursor === null) this.cursor = this.history.length;
-    if (this.cursor <= 0) {
-      this.cursor = 0;
-      return this.review(`${startText} ${this.history[0].text}`);
+    const previous = shown.filter((index) => index < this.cursor).pop();
+    if (previous === undefined) {
+      this.cursor = shown[0];
+      return this.review(`${startText} ${this.history[shown[0]].text}`);
     }
-    this.cursor -= 1;
-    this.review(this.history[this.cursor].text);
+    this.cursor = previous;
+    this.review(this.history[previous].text);
   }
 
   forward(endText) {
-    if (this.cursor === null || this.cursor >= this.history.length - 1) {
+    const next = this.cursor === null ? undefined : this.shown().find((index) => index > this.cursor);
+    if (next === undefined) {
       this.cursor = null;
       return this.review(endText);
     }
-    this.cursor += 1;
-    this.review(this.history[this.cursor].text);
+    this.cursor = next;
+    this.review(this.history[next].text);
   }
 }

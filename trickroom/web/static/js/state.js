@@ -3,8 +3,9 @@
 const PREFS_KEY = "trickroom.prefs";
 const TOKEN_KEY = "trickroom.token";
 
+// The browser's language if the room speaks it (the server refuses, and the page falls back to, any other).
 const DEFAULT_PREFS = {
-  lang: (navigator.language || "en").toLowerCase().startsWith("ru") ? "ru" : "en",
+  lang: (navigator.language || "en").toLowerCase().slice(0, 2),
   speech: "live",
   verbosity: { game: "full", chat: "full", system: "full" },
   sound: true,
@@ -56,8 +57,10 @@ export const state = {
   user: null,
   token: loadToken(),
   lobby: { users: [], tables: new Map() },
+  followingLobby: true, // the room sends the lobby's changes (protocol 2: not while we show a table)
   table: null, // {id, info, you, view, legal, to_act, deadline, standings}
   lastSeq: {}, // table id -> last journal seq received
+  connection: "connecting", // the top bar's status: connecting, online, offline
   reconnecting: false,
   moving: false, // the connection just opened is a move to another node (or the same one, restarted)
   movedTables: new Set(), // tables resumed after a move: "Back at the table." when their snapshot comes
@@ -70,6 +73,12 @@ export const state = {
   pendingAct: null,
   invitedTables: new Set(), // tables this player was invited to: no password asked
   pendingStats: null, // the id of the statistics view's "stats" request
+  pendingGames: null, // the id of the "my games" request
+  // The replay being watched: {table, info: {title, name, seats, you, hands, total}, steps: Map, position, target}.
+  replay: null,
+  pendingExport: null, // {id, kind: "history" | "transcript", table}: a download asked for
+  pendingReview: null,
+  reviewed: null, // {table, hand, seat} of the review in the review dialog
   nextId: 1,
 };
 

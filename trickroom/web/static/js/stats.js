@@ -9,8 +9,8 @@ import { state } from "./state.js";
 const $ = (id) => document.getElementById(id);
 
 function gameTitle(name) {
-  const game = (state.hello?.games || []).find((g) => g.name === name);
-  return game?.title?.[lang()] || game?.title?.en || name;
+  const title = t(`${name}:${name}.title`);
+  return title === `${name}:${name}.title` ? name : title;
 }
 
 function formatRating(value) {

@@ -2,8 +2,8 @@
 // legal actions as buttons, the scores. Re-rendering keeps focus where the player left it.
 
 import { cardFace, Hand } from "./hand.js";
-import { cardList, cardName, suitName, t } from "./i18n.js";
-import { potText, scoresText, seatName, secondsLeft, trickPlays } from "./info.js";
+import { actionText, cardList, cardName, levelName, suitName, t, tn } from "./i18n.js";
+import { potText, scoresText, seatName, secondsLeft, teamName, trickPlays } from "./info.js";
 import { state } from "./state.js";
 
 const $ = (id) => document.getElementById(id);
@@ -17,23 +17,6 @@ export function getHand() {
   return hand;
 }
 
-export function actionLabel(action) {
-  const [verb, ...rest] = action.split(" ");
-  switch (verb) {
-    case "pass": return t("act.pass");
-    case "claim": return t("act.claim");
-    case "accept": return t("act.accept");
-    case "exchange": return t("act.exchange");
-    case "keep": return t("act.keep");
-    case "done": return t("act.done");
-    case "name": return t("act.name", { suit: suitName(rest[0]) });
-    case "announce": return t("act.announce", { kind: t(`kind.${rest[0]}`) });
-    case "meld": return t("act.meld", { cards: cardList(rest) });
-    case "play": return `${t("table.play_card")} ${cardList(rest)}`;
-    default: return action;
-  }
-}
-
 function isHost() {
   return Boolean(state.table?.you?.host);
 }
@@ -42,7 +25,7 @@ export function renderTable(handlers) {
   const table = state.table;
   if (!table) return;
   const info = table.info || {};
-  $("table-title").textContent = `${info.name || ""} · ${info.title || ""} (${t(`status.${info.status}`)})`;
+  $("table-title").textContent = `${info.name || ""} · ${info.title || ""} (${t(`room:status.${info.status}`)})`;
   $("table-options-text").textContent = info.options_text || "";
   renderHostControls(handlers);
   renderSeats();
@@ -134,19 +117,19 @@ function renderSeats() {
     const li = document.createElement("li");
     li.className = "seat";
     const parts = [];
-    const who = entry.user ? entry.user.name : entry.bot ? t("table.bot", { n: seat + 1 }) : t("table.empty_seat");
+    const who = entry.user ? entry.user.name : entry.bot ? t("room:bot.name", { number: seat + 1 }) : t("table.empty_seat");
     let label = `${t("table.seat", { n: seat + 1 })}: ${who}`;
     if (table.you?.seat === seat) label += ` ${t("you_suffix")}`;
-    if (entry.bot) parts.push(t("table.bot_level", { level: t(`level.${entry.bot}`) }));
+    if (entry.bot) parts.push(t("table.bot_level", { level: levelName(entry.bot) }));
     if (entry.user && table.info.host?.id === entry.user.id) parts.push(t("table.host"));
-    if (entry.team !== null && entry.team !== undefined) parts.push(t("table.team", { team: t(`team.${entry.team}`) }));
+    if (entry.team !== null && entry.team !== undefined) parts.push(teamName(table, entry.team));
     if (entry.user && !entry.connected) parts.push(t("table.away"));
     if (entry.replaced_by_bot) parts.push(t("table.bot_playing"));
     if (view) {
       if (view.dealer === seat) parts.push(t("table.dealer"));
       if ((table.to_act || []).includes(seat) && table.info.status === "playing") parts.push(t("table.to_act"));
       const size = view.hand_sizes?.[seat];
-      if (typeof size === "number") parts.push(t("table.cards_count", { n: size }));
+      if (typeof size === "number") parts.push(tn("table.cards_count", size, { n: size }));
     }
     li.textContent = parts.length ? `${label}, ${parts.join(", ")}` : label;
     li.classList.toggle("to-act", Boolean(view && (table.to_act || []).includes(seat)));
@@ -239,11 +222,11 @@ function renderActions(h) {
   }
   for (const action of legal) {
     if (action.startsWith("play ") || action === "claim") continue;
-    specs.push({ id: `act-${action.replace(/[^A-Za-z0-9]+/g, "-")}`, label: actionLabel(action),
+    specs.push({ id: `act-${action.replace(/[^A-Za-z0-9]+/g, "-")}`, label: actionText(action),
                  onClick: () => h.act(action) });
   }
   // Claim comes last, apart, so it is never pressed by mistake when another button disappears.
-  if (legal.includes("claim")) specs.push({ id: "act-claim", label: t("act.claim"), onClick: () => h.act("claim") });
+  if (legal.includes("claim")) specs.push({ id: "act-claim", label: actionText("claim"), onClick: () => h.act("claim") });
   const container = $("actions");
   container.tabIndex = -1;
   syncButtons(container, specs, t("table.no_actions"));

@@ -1,0 +1,109 @@
+// The session with the room: signing in (as a guest or with an account) and out, the room's hello and welcome
+// (which resume the tables the player was at), a move to another node, and the connection status in the top
+// bar with what is said when the connection drops and comes back.
+
+import { lang, t } from "./i18n.js";
+import { openReplay, replayFromLink } from "./replay.js";
+import { setLanguage, show } from "./screens.js";
+import { net, speech } from "./services.js";
+import { newId, saveToken, state } from "./state.js";
+
+const $ = (id) => document.getElementById(id);
+
+// A plain drop says "Connection lost. Reconnecting." and, once back, "Reconnected."; a move to another node
+// (the room's "reconnect", or a restart) is no error: "Moving to another server…", then "Back at the table." when
+// the table's snapshot has come (the missed messages are spoken before it).
+export function onStatus(status, { wasOpen, moved }) {
+  state.connection = status === "open" ? "online" : "offline";
+  renderConnStatus();
+  if (status === "open") {
+    state.reconnecting = wasOpen;
+    state.moving = Boolean(wasOpen && moved);
+    return;
+  }
+  if (status === "lost") speech.say(t("speech.lost"), { channel: "system", assertive: true, always: true });
+  if (status === "moving") speech.say(t("speech.moving"), { channel: "system", assertive: true, always: true });
+}
+
+// The top bar's connection status, in the current language (it is relabelled when the language changes).
+export function renderConnStatus() {
+  const conn = $("conn-status");
+  conn.textContent = t({ connecting: "speech.connecting", online: "conn.online", offline: "conn.offline" }[state.connection]);
+  conn.classList.toggle("offline", state.connection === "offline");
+}
+
+export function login(fields) {
+  net.send({ type: "login", protocol: 2, lang: lang(), id: newId(), ...fields });
+}
+
+export function logout() {
+  net.send({ type: "logout" });
+  state.user = null;
+  state.table = null;
+  state.token = null;
+  saveToken(null);
+  show("signin", { focus: true });
+}
+
+// The sign-in screen's forms and its language menu.
+export function wireSignin() {
+  $("guest-form").addEventListener("submit", (event) => {
+    event.preventDefault();
+    login({ nickname: $("guest-nickname").value.trim() });
+  });
+  $("account-form").addEventListener("submit", (event) => {
+    event.preventDefault();
+    login({ username: $("account-username").value.trim(), password: $("account-password").value });
+  });
+  $("register-button").addEventListener("click", () => {
+    net.send({ type: "register", protocol: 2, lang: lang(), username: $("account-username").value.trim(),
+               password: $("account-password").value, id: newId() });
+  });
+  $("signin-lang").addEventListener("change", (event) => setLanguage(event.target.value));
+}
+
+export const sessionHandlers = {
+  // The first hello makes the sign-in usable: focus goes to the nickname then, once a login can be sent.
+  hello(m) {
+    const first = !state.hello;
+    state.hello = m;
+    net.setNodes(m.nodes);
+    if (state.token) login({ token: state.token });
+    else show("signin", { focus: first });
+  },
+  welcome(m) {
+    state.user = m.user;
+    state.followingLobby = true; // a new login follows the lobby (its snapshot comes next)
+    state.roomPrefs = m.preferences || {};
+    state.token = m.token;
+    saveToken(m.token);
+    if (m.preferences?.lang !== lang()) net.send({ type: "preferences", lang: lang() });
+    const tables = new Set(m.tables || []);
+    if (state.table) tables.add(state.table.id);
+    if (state.moving) {
+      // Said when each table's snapshot arrives; with no table, at once.
+      for (const id of tables) state.movedTables.add(id);
+      if (!tables.size) speech.say(t("speech.moved_lobby"), { channel: "system", assertive: true, always: true });
+    } else if (state.reconnecting) {
+      speech.say(t("speech.reconnected"), { channel: "system", assertive: true, always: true });
+    } else speech.say(m.text, { channel: "system" });
+    for (const id of tables) {
+      if (!state.reconnecting && !(id in state.lastSeq)) state.quietResume.add(id);
+      const request = newId();
+      state.pendingResumes.set(request, id);
+      net.send({ type: "resume", table: id, after: state.lastSeq[id] || 0, id: request });
+    }
+    const linked = replayFromLink();
+    if (linked && !state.replay) openReplay(linked); // a shared link: the replay, for whoever may see it
+    if (!state.table && !state.replay) show("lobby", { focus: !state.reconnecting });
+    state.reconnecting = false;
+    state.moving = false;
+  },
+  // This node is stopping: the close that follows moves to another one (net.js); nothing to say yet.
+  reconnect(m) {
+    net.moveAway(m.nodes);
+  },
+  preferences(m) {
+    if (m.preferences) state.roomPrefs = m.preferences;
+  },
+};
