@@ -23,6 +23,7 @@ from websockets.exceptions import ConnectionClosed
 from websockets.sync.client import ClientConnection, connect
 
 from trickroom.server.app import create_app
+from trickroom.server.main import uvicorn_config
 from trickroom.server.settings import Settings
 
 Message = dict[str, Any]
@@ -45,8 +46,7 @@ class ThreadServer:
                   "replacement_bot": "random", **settings}
         self.settings = Settings(**values)
         self.app = create_app(self.settings)
-        config = uvicorn.Config(self.app, host="127.0.0.1", port=self.port, log_config=None, lifespan="on",
-                                ws_max_size=65536, log_level="warning")
+        config = uvicorn_config(self.app, self.settings, ws_max_size=self.settings.max_frame_bytes, log_level="warning")
         self.server = uvicorn.Server(config)
         self.thread = threading.Thread(target=self.server.run, daemon=True)
 
@@ -136,9 +136,11 @@ class ProcessServer:
 class Client:
     """A websocket client for tests: a reader thread files every message; ``wait`` finds the next match."""
 
-    def __init__(self, url: str, origin: str | None = None) -> None:
-        headers = {"Origin": origin} if origin else None
-        self.ws: ClientConnection = connect(url, open_timeout=TIMEOUT, additional_headers=headers,
+    def __init__(self, url: str, origin: str | None = None, headers: dict[str, str] | None = None) -> None:
+        """``headers``: more handshake headers (``X-Forwarded-For`` makes the client come from another address:
+        the test room believes it from 127.0.0.1, as from a proxy on the same machine)."""
+        sent = {**({"Origin": origin} if origin else {}), **(headers or {})}
+        self.ws: ClientConnection = connect(url, open_timeout=TIMEOUT, additional_headers=sent or None,
                                             max_size=2**22)
         self.inbox: queue.Queue[Message | None] = queue.Queue()
         self.history: list[Message] = []  # every message received, in order
@@ -203,11 +205,11 @@ class Client:
                 return message
             self.pending.append(message)
 
-    def request(self, **message: Any) -> Message:
-        """Send ``message`` with an id and return the reply carrying it back (``re``)."""
+    def request(self, timeout: float = TIMEOUT, **message: Any) -> Message:
+        """Send ``message`` with an id and return the reply carrying it back (``re``) within ``timeout`` seconds."""
         message.setdefault("id", random.getrandbits(30))
         self.send(**message)
-        return self.wait(re=message["id"])
+        return self.wait(re=message["id"], timeout=timeout)
 
     def drain(self, quiet: float = 0.3) -> list[Message]:
         """Everything that arrives until ``quiet`` seconds pass with nothing new."""
@@ -218,15 +220,27 @@ class Client:
             except queue.Empty:
                 return got
 
-    def login_guest(self, nickname: str, lang: str = "en") -> Message:
+    def login_guest(self, nickname: str, lang: str = "en", auto_pass: bool | None = False) -> Message:
+        """A guest's login. ``auto_pass``: the preference set right after (False by default: most tests answer
+        Bura's announcement pause themselves; None leaves the room's default, on)."""
         welcome = self.request(type="login", nickname=nickname, lang=lang)
         assert welcome["type"] == "welcome", welcome
         self.user, self.token = welcome["user"], welcome["token"]
+        if auto_pass is not None:
+            assert self.request(type="preferences", auto_pass=auto_pass)["type"] == "preferences"
         return welcome
 
     def close(self) -> None:
+        """Drop the connection, as a lost network would: a guest's name stays held for them (guest_hold_minutes)."""
         self.ws.close()
         self.reader.join(timeout=5)
+
+    def leave(self) -> None:
+        """Log out, then close: the guest's name is free again at once (tests reuse names)."""
+        if self.user is not None and not self.closed:
+            with contextlib.suppress(Exception):
+                self.request(type="logout")
+        self.close()
 
 
 @contextlib.contextmanager
@@ -240,7 +254,21 @@ def clients(url: str, *names: str) -> Iterator[list[Client]]:
         yield made
     finally:
         for client in made:
+            client.leave()
+
+
+@contextlib.contextmanager
+def room_on(db: str, **settings: Any) -> Iterator[tuple[ThreadServer, list[Client]]]:
+    """A room on ``db`` (two in a row on the same file make a restart) and the clients a test makes in it, all
+    closed and stopped at the end."""
+    room = ThreadServer(db=db, bot_workers=0, **settings).start()
+    made: list[Client] = []
+    try:
+        yield room, made
+    finally:
+        for client in made:
             client.close()
+        room.stop()
 
 
 def choose(legal: list[str], rng: random.Random) -> str:
@@ -314,6 +342,22 @@ class AutoPlayer:
 
 def match_finished(message: dict[str, Any]) -> bool:
     return message.get("type") == "table_event" and message.get("kind") == "finished"
+
+
+def finished_against_bots(client: Client, game: str, options: dict[str, Any], seat: int = 0,
+                          **create: Any) -> str:
+    """``client`` creates a table (``create``: more of its fields), plays seat ``seat`` against random bots (a
+    random legal move each turn) to the match's end, and returns the table's id."""
+    from trickroom.games import load_game
+
+    table: str = client.request(type="create", game=game, options=options, **create)["table"]
+    client.request(type="sit", table=table, seat=seat)
+    for other in range(load_game(game, **options).players):
+        if other != seat:
+            client.request(type="bot_add", table=table, level="random", seat=other)
+    client.request(type="start", table=table)
+    AutoPlayer(client, table, seat, 11, match_finished).start().join()
+    return table
 
 
 def play_rated_bura_match(account: Client, guest: Client, seeds: tuple[int, int] = (41, 42)) -> dict[str, Any]:

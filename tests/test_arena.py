@@ -7,7 +7,7 @@ import argparse
 import pytest
 
 from trickroom.bots import arena
-from trickroom.bots.stats import percentile, ratio_share
+from trickroom.bots.stats import percentile, ratio_difference, ratio_share
 
 
 def test_duplicate_seating_gives_every_bot_every_seat() -> None:
@@ -55,3 +55,27 @@ def test_seat_specs_take_budgets() -> None:
     specs = arena.parse_seats("hard:0.25,normal")
     assert specs[0].level == "hard" and specs[0].budget == 0.25 and specs[1].budget is None
     assert specs[0].label == "hard:0.25"
+
+
+def test_the_lead_of_one_bot_over_another_is_paired_by_deck() -> None:
+    # Deck by deck the first bot wins 2, 1, 2, 1 of 3 hands and the second 1, 1, 0, 0: a lead of 4 / 12.
+    lead = ratio_difference([2, 1, 2, 1], [1, 1, 0, 0], [3, 3, 3, 3])
+    assert lead.value == pytest.approx(4 / 12)
+    # residuals (1, 0, 2, 1) - 1 = (0, -1, 1, 0): sum of squares 2; se = sqrt(2 / 12) / 3
+    assert lead.value - lead.low == pytest.approx(1.959964 * (2 / 12) ** 0.5 / 3)
+    assert lead.high - lead.value == pytest.approx(lead.value - lead.low)
+    behind = ratio_difference([0, 0], [3, 3], [3, 3])
+    assert behind.value == -1.0 and behind.low == -1.0  # not clipped at 0, and exact when every deck agrees
+    with pytest.raises(ValueError):
+        ratio_difference([1], [1, 2], [3, 3])
+
+
+def test_with_three_bots_the_command_prints_the_first_ones_leads(capsys: pytest.CaptureFixture[str]) -> None:
+    parser = argparse.ArgumentParser()
+    arena.add_arguments(parser)
+    args = parser.parse_args(["--game", "bura", "--seats", "normal,random,easy", "--hands", "6", "--seed", "2",
+                              "--workers", "1", "--quiet"])
+    assert arena.run(args) == 0
+    out = capsys.readouterr().out
+    assert "normal leads random (bot 2) by " in out and "normal leads easy (bot 3) by " in out
+    assert out.count("paired by deck") == 2

@@ -9,7 +9,7 @@ import pytest
 from trickroom import cards
 from trickroom.games import IllegalAction, OptionError, events_for, load_game
 from trickroom.games.bura import BuraMatch
-from trickroom.games.bura.tables import BEATS, ID_OF, POINTS, combination, play_beats
+from trickroom.games.bura.tables import BEATS, ID_OF, combination, play_beats
 
 FILLER = [r + s for r in "6789TJQKA" for s in "SHDC"]  # low cards first, suits mixed
 
@@ -60,9 +60,12 @@ def types(events: Sequence[Mapping[str, object]]) -> list[object]:
 
 # --- B1 ---------------------------------------------------------------------------------------------------
 
-def test_card_values_sum_to_120_and_players_2_to_6() -> None:
-    assert sum(POINTS) == 120
-    assert [POINTS[ID_OF[c]] for c in ("AS", "TS", "KS", "QS", "JS", "9S", "6S")] == [11, 10, 4, 3, 2, 0, 0]
+def test_card_values_and_players_2_to_6() -> None:
+    # A trick of A K J against T Q 9: 11 + 4 + 2 + 10 + 3 + 0 card points, one short of a true claim.
+    match = new(2, [deck_for(2, {1: ["AS", "KS", "JS"], 0: ["TH", "QH", "9H"]}, trump="7C")])
+    play(match, "AS KS JS", "TH QH 9H")
+    claim = next(e for e in match.apply(1, "claim") if e["type"] == "claim")
+    assert (claim["points"], claim["right"]) == (30, False)
     game = load_game("bura")
     assert game.options == {"players": 2, "preset": "classic", "scoring": "pot", "stack": 20, "target": 11,
                              "hand_limit": 0, "show_points": False}

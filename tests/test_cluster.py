@@ -22,6 +22,7 @@ from typing import Any
 import pytest
 from conftest import need_service
 from server_helpers import TIMEOUT, Client, ProcessServer, choose
+from websockets.exceptions import ConnectionClosed
 
 from trickroom.games import load_game
 
@@ -81,7 +82,8 @@ class Nodes:
         for number in range(3):
             node = ProcessServer(POSTGRES, args=("--redis", REDIS), TRICKROOM_DB_SCHEMA=schema,
                                  TRICKROOM_REDIS_PREFIX=prefix, TRICKROOM_NODE_ID=f"n{number + 1}",
-                                 TRICKROOM_BOT_WORKERS="0", TRICKROOM_GRACE_SECONDS="30")
+                                 TRICKROOM_BOT_WORKERS="0", TRICKROOM_GRACE_SECONDS="30",
+                                 TRICKROOM_LOG_LEVEL="info")  # a failing test's nodes' logs say who owned what
             node.log_path = logs / f"n{number + 1}.log"
             self.nodes.append(node)
 
@@ -111,6 +113,11 @@ def nodes(tmp_path: Path) -> Iterator[Nodes]:
         yield group.start()
     finally:
         group.stop()
+        for node in group.nodes:  # captured: shown when the test fails (the room's own story of it)
+            if node.log_path is not None and node.log_path.exists():
+                lines = [line for line in node.log_path.read_text(errors="replace").splitlines()
+                         if '"trickroom.' in line]
+                print(f"--- {node.log_path.name}", *lines[-30:], sep="\n")
         asyncio.run(_postgres(f'DROP SCHEMA IF EXISTS "{schema}" CASCADE'))
         asyncio.run(_redis_forget(prefix))
 
@@ -137,6 +144,8 @@ class Roamer:
         self.thread = threading.Thread(target=self._run, daemon=True)
         self.failure: BaseException | None = None
         self.dead: set[str] = set()
+        self.holding = threading.Event()  # set: make no new move (acts already sent still go again if unanswered)
+        self.heard_at = time.monotonic()  # when the last message came
 
     def play(self, table: str, seat: int) -> Roamer:
         self.table, self.seat = table, seat
@@ -189,7 +198,7 @@ class Roamer:
                     if time.monotonic() - silent_since > TIMEOUT * 2:
                         raise TimeoutError(f"seat {self.seat} heard nothing; last {self.client.history[-4:]}") from None
                 if message is not None:
-                    silent_since = time.monotonic()
+                    silent_since = self.heard_at = time.monotonic()
                     if message["type"] == "reconnect":
                         self._reconnect(message["nodes"])
                         resend = True
@@ -211,16 +220,28 @@ class Roamer:
                             latest = message
                 if pending is not None and (resend or time.monotonic() - sent_at > 3):
                     sent_at = time.monotonic()
-                    self.client.send(type="act", table=self.table, move=pending[0], action=pending[1], id=pending[2])
+                    self._send_act(pending)
                     continue
                 if latest is None or pending is not None or not self.client.inbox.empty() or self.client.pending:
                     continue  # act on the newest state only, once our last action was answered
+                if self.holding.is_set():
+                    silent_since = time.monotonic()  # (waiting on purpose)
+                    continue
                 if self.seat in latest["to_act"] and latest["legal"] and latest["move"] > acted_move:
                     acted_move, sent_at = latest["move"], time.monotonic()
                     pending = (latest["move"], choose(latest["legal"], rng), rng.getrandbits(30))
-                    self.client.send(type="act", table=self.table, move=pending[0], action=pending[1], id=pending[2])
+                    self._send_act(pending)
         except BaseException as exc:
             self.failure = exc
+
+    def _send_act(self, pending: tuple[int, str, int]) -> None:
+        """Send the act; a connection its node has just closed (a stop) is replaced first, and the same act (its
+        ``move``: applied at most once) goes to the next node."""
+        try:
+            self.client.send(type="act", table=self.table, move=pending[0], action=pending[1], id=pending[2])
+        except ConnectionClosed:
+            self._reconnect()
+            self.client.send(type="act", table=self.table, move=pending[0], action=pending[1], id=pending[2])
 
     def join(self, timeout: float = 90) -> None:
         self.thread.join(timeout)
@@ -301,17 +322,47 @@ def test_two_nodes_one_match_and_lobby_chat_everywhere(nodes: Nodes) -> None:
         dasha.close()
 
 
-def test_owner_killed_mid_hand_another_node_takes_over(nodes: Nodes) -> None:
-    anna, boris = Roamer(nodes.urls, 0, "Anna", 3), Roamer(nodes.urls, 1, "Boris", 4)
-    watcher = Client(nodes.urls[2])
-    try:
-        watcher.login_guest("Watcher")
-        table = start_table(anna, boris, 3, bot=True)  # created on node 1: node 1 owns it
+def playing_mid_hand(nodes: Nodes, seeds: tuple[int, int], players: int, bot: bool,
+                     events: int) -> tuple[Roamer, Roamer, str]:
+    """Anna (node 1, the table's owner) and Boris (node 2) in a one-hand match, ``events`` game events in, both
+    holding their next move until the caller lets them go (``release``): the owner is then stopped mid-hand, not
+    in the few milliseconds in which a winning combination ends the hand and its end is still on its way. Such a
+    match is played out and another dealt."""
+    for attempt in range(6):
+        suffix = str(attempt) if attempt else ""
+        anna = Roamer(nodes.urls, 0, f"Anna{suffix}", seeds[0] + 10 * attempt)
+        boris = Roamer(nodes.urls, 1, f"Boris{suffix}", seeds[1] + 10 * attempt)
+        table = start_table(anna, boris, players, bot)  # created on node 1: node 1 owns it
         anna.play(table, 0)
         boris.play(table, 1)
-        mid_hand = lambda: len(boris.events) >= 16  # noqa: E731
-        wait_until(mid_hand, "the hand to get going")
+        wait_until(lambda b=boris: len(b.events) >= events or b.final is not None, "the hand to get going")
+        for player in (anna, boris):
+            player.holding.set()
+        # The table now waits for a person (a bot's move may still come): both have heard everything once no
+        # message has come for a while.
+        wait_until(lambda a=anna, b=boris: time.monotonic() - max(a.heard_at, b.heard_at) > 0.5, "the table to wait")
+        if anna.final is None and boris.final is None:
+            return anna, boris, table
+        release(anna, boris)
+        anna.join()
+        boris.join()
+        anna.close()
+        boris.close()
+    pytest.fail("six deals in a row ended before the hand got going")
+
+
+def release(*players: Roamer) -> None:
+    for player in players:
+        player.holding.clear()
+
+
+def test_owner_killed_mid_hand_another_node_takes_over(nodes: Nodes) -> None:
+    watcher = Client(nodes.urls[2])
+    watcher.login_guest("Watcher")
+    anna, boris, table = playing_mid_hand(nodes, (3, 4), 3, bot=True, events=16)
+    try:
         nodes.nodes[0].kill()
+        release(anna, boris)
         anna.join()
         boris.join()
         assert anna.reconnects >= 1 and boris.reconnects == 0
@@ -327,12 +378,9 @@ def test_owner_killed_mid_hand_another_node_takes_over(nodes: Nodes) -> None:
 
 
 def test_sigterm_hands_tables_over_with_nothing_lost(nodes: Nodes) -> None:
-    anna, boris = Roamer(nodes.urls, 0, "Anna", 5), Roamer(nodes.urls, 1, "Boris", 6)
+    anna, boris, table = playing_mid_hand(nodes, (5, 6), 2, bot=False, events=12)
     try:
-        table = start_table(anna, boris, 2, bot=False)
-        anna.play(table, 0)
-        boris.play(table, 1)
-        wait_until(lambda: len(boris.events) >= 12, "the hand to get going")
+        release(anna, boris)  # (moves made while the node stops its tables and hands them over)
         nodes.nodes[0].stop()  # SIGTERM
         assert nodes.nodes[0].process is not None and nodes.nodes[0].process.returncode == 0
         anna.join()

@@ -139,8 +139,8 @@ EXPECTED: dict[str, str] = {
     "bura 4 moscow pot limit": "5b1f9dec3048c3055efdbc78c1f3125b758c0852cdbdb72854b0d72f9fa4e3a6",
     "bura 5 moscow points": "f3478f66ff540e0a3c0b24d19c1319e683606735358410fd64c45e1b8c387f4e",
     "bura 6 classic points 21": "df093bb68fabf7762bf458e3c611ce2f2ea41ce852e4b1690a2cdfed0a62af9c",
-    "mpourloto relief": "8703ccef432ee3426bb1dbac218f2e2b63e21f465f8e9e53ab2edce61ba73473",
-    "mpourloto strict": "538cd55cc90c1459209cc8fad4472fe3b37363e56cebc3a4f10c421d3b031f5d",
+    "mpourloto relief": "ea000fe75f1d5a9ac4949086cfd90637816f4f8ea69697403993a6d550079617",
+    "mpourloto strict": "ac7695605e38f3093eaf110f79d43a6cd0d247aa1a586ecb4ef6ee419deda72d",
 }
 
 

@@ -1,6 +1,7 @@
 """The lease keeper (several nodes): a node whose event loop is busy keeps its tables, because a thread renews
-their leases; a node whose loop has stopped saying it is alive lets them go. On PostgreSQL
-(``TRICKROOM_TEST_POSTGRES``), in a fresh schema dropped afterwards."""
+their leases; a node whose loop has stopped saying it is alive lets them go; and it never renews a lease another
+node holds. Its rounds are driven by hand with a clock the test moves; the thread and the owner check run on
+PostgreSQL (``TRICKROOM_TEST_POSTGRES``), in a fresh schema dropped afterwards."""
 
 from __future__ import annotations
 
@@ -8,6 +9,7 @@ import asyncio
 import secrets
 import time
 from collections.abc import Iterator
+from typing import Any
 
 import pytest
 from conftest import need_service
@@ -16,8 +18,49 @@ from test_server_postgres import POSTGRES, _execute, postgres_available
 from trickroom.server.lease_keeper import LeaseKeeper
 from trickroom.server.store import Store, TableRow
 
-pytestmark = pytest.mark.services
 LEASE = 1.5  # seconds
+
+
+class Clock:
+    def __init__(self) -> None:
+        self.now = 1000.0
+
+    def __call__(self) -> float:
+        return self.now
+
+
+class Renewals:
+    """The store's part the keeper uses, keeping each renewal."""
+
+    def __init__(self) -> None:
+        self.renewed: list[tuple[str, list[int]]] = []
+
+    async def renew_leases(self, node_id: str, table_ids: list[int], lease_seconds: float) -> set[int]:
+        self.renewed.append((node_id, table_ids))
+        return set(table_ids)
+
+
+def test_a_busy_loop_keeps_its_tables_and_a_hung_one_lets_them_go() -> None:
+    clock, store = Clock(), Renewals()
+    keeper = LeaseKeeper("sqlite://", None, "n1", LEASE, stall_limit=15.0, clock=clock)
+    store_any: Any = store
+
+    def round_() -> bool:
+        return asyncio.run(keeper.renew(store_any))
+
+    assert round_() is False  # the loop has named no table yet
+    keeper.alive({7, 3})
+    # The loop is busy: it says it is alive now and then, and the thread renews for it.
+    for _ in range(3):
+        clock.now += 14.0
+        assert round_() is True
+        keeper.alive({7, 3})
+    assert store.renewed == [("n1", [3, 7])] * 3
+    # Now the loop falls silent: past the stall limit the keeper stops renewing, and the leases run out.
+    clock.now += 15.1
+    assert round_() is False and len(store.renewed) == 3
+    keeper.alive({3})  # alive again, with one table left
+    assert round_() is True and store.renewed[-1] == ("n1", [3])
 
 
 @pytest.fixture
@@ -28,51 +71,61 @@ def store_schema() -> Iterator[str]:
     asyncio.run(_execute(f'DROP SCHEMA IF EXISTS "{name}" CASCADE'))
 
 
-async def _new_table(schema: str, owner: str) -> int:
-    store = Store(POSTGRES, schema)
-    try:
-        await store.migrate()
-        number = await store.create_table(TableRow(game="bura", options={}, settings={}, seats=[], host={},
-                                                   status="playing"))
-        assert await store.claim_table(number, owner, LEASE)
-        return number
-    finally:
-        await store.close()
+async def _new_table(store: Store, owner: str) -> int:
+    number = await store.create_table(TableRow(game="bura", options={}, settings={}, seats=[], host={},
+                                               status="playing"))
+    assert await store.claim_table(number, owner, LEASE)
+    return number
 
 
-async def _orphans(schema: str) -> list[int]:
-    store = Store(POSTGRES, schema)
-    try:
-        return await store.orphan_tables()
-    finally:
-        await store.close()
+@pytest.mark.services
+def test_the_keeper_never_takes_back_a_table_another_node_owns(store_schema: str) -> None:
+    async def scenario() -> None:
+        store = Store(POSTGRES, store_schema)
+        try:
+            await store.migrate()
+            number = await _new_table(store, "n2")
+            before = await store.table(number)
+            keeper = LeaseKeeper(POSTGRES, store_schema, "n1", LEASE)
+            keeper.alive({number})  # n1 wrongly believes it owns the table
+            assert await keeper.renew(store) is True
+            after = await store.table(number)
+            assert before is not None and after is not None
+            assert (after.owner_node, after.lease_until) == ("n2", before.lease_until)  # n2's lease, untouched
+        finally:
+            await store.close()
+
+    asyncio.run(scenario())
 
 
-def test_a_busy_loop_keeps_its_tables_and_a_hung_one_lets_them_go(store_schema: str) -> None:
-    number = asyncio.run(_new_table(store_schema, "n1"))
-    keeper = LeaseKeeper(POSTGRES, store_schema, "n1", LEASE, stall_limit=3 * LEASE)
+@pytest.mark.services
+def test_the_keepers_thread_renews_the_leases(store_schema: str) -> None:
+    async def lease_of(number: int) -> Any:
+        store = Store(POSTGRES, store_schema)
+        try:
+            row = await store.table(number)
+            assert row is not None
+            return row.lease_until
+        finally:
+            await store.close()
+
+    async def setup() -> int:
+        store = Store(POSTGRES, store_schema)
+        try:
+            await store.migrate()
+            return await _new_table(store, "n1")
+        finally:
+            await store.close()
+
+    number = asyncio.run(setup())
+    first = asyncio.run(lease_of(number))
+    keeper = LeaseKeeper(POSTGRES, store_schema, "n1", LEASE)
     keeper.alive({number})
     keeper.start()
     try:
-        # The "loop" says it is alive now and then, but never renews anything itself: the thread does.
-        for _ in range(4):
-            time.sleep(LEASE * 0.6)
-            keeper.alive({number})
-        assert asyncio.run(_orphans(store_schema)) == []
-        # Now the loop falls silent: after the stall limit the keeper stops, and the lease runs out.
-        time.sleep(3 * LEASE + LEASE + 1.0)
-        assert asyncio.run(_orphans(store_schema)) == [number]
-    finally:
-        keeper.stop()
-
-
-def test_the_keeper_never_takes_back_a_table_another_node_owns(store_schema: str) -> None:
-    number = asyncio.run(_new_table(store_schema, "n2"))
-    keeper = LeaseKeeper(POSTGRES, store_schema, "n1", LEASE)
-    keeper.alive({number})  # n1 wrongly believes it owns the table
-    keeper.start()
-    try:
-        time.sleep(LEASE + 1.0)
-        assert asyncio.run(_orphans(store_schema)) == [number]  # n2's lease ran out; n1 did not renew it
+        deadline = time.monotonic() + 20
+        while asyncio.run(lease_of(number)) == first:  # a round every LEASE / 3 seconds
+            assert time.monotonic() < deadline, "the keeper never renewed the lease"
+            time.sleep(0.1)
     finally:
         keeper.stop()

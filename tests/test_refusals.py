@@ -1,5 +1,6 @@
 """Refused actions in the player's language: every IllegalAction the engines raise carries a message id and its
-parameters as data, both catalogs hold every id, and ``narration.refusal`` says it in English or Russian."""
+parameters as data, every catalog holds every id, and ``narration.refusal`` says it in English, Russian or
+Greek."""
 
 from __future__ import annotations
 
@@ -7,7 +8,6 @@ import io
 import random
 import re
 from collections.abc import Sequence
-from pathlib import Path
 
 import pytest
 
@@ -18,9 +18,6 @@ from trickroom.narration.refusals import domain_of
 from trickroom.terminal.console import Console
 from trickroom.terminal.offline import OfflineGame
 from trickroom.terminal.render import Style
-
-ROOT = Path(__file__).resolve().parent.parent
-ENGINE_SOURCES = [ROOT / "trickroom" / "cards.py", *sorted((ROOT / "trickroom" / "games").rglob("*.py"))]
 
 
 def refused(match: Match, seat: int, action: str) -> IllegalAction:
@@ -33,6 +30,10 @@ def said(match: Match, seat: int, action: str) -> tuple[str, str]:
     """The refusal of ``action`` in English and in Russian."""
     exc = refused(match, seat, action)
     return refusal(exc, "en"), refusal(exc, "ru")
+
+
+def greek(match: Match, seat: int, action: str) -> str:
+    return refusal(refused(match, seat, action), "el")
 
 
 # --- Bura -------------------------------------------------------------------------------------------------
@@ -67,10 +68,12 @@ def test_bura_refusals_in_english_and_russian(bura: Match) -> None:
     assert said(bura, 1, "play AS 7H") == ("A lead is one, two or three cards of one suit.",
                                            "Заходить можно одной, двумя или тремя картами одной масти.")
     assert said(bura, 1, "dance")[1] == ("Неизвестный ход «dance»: можно сыграть карты, пасовать, объявить "
-                                         "комбинацию или конец.")
+                                         "комбинацию или заявить 31.")
+    assert greek(bura, 1, "play QS JS") == "Δεν έχετε την ντάμα και τον βαλέ μπαστούνι."
     bura.apply(1, "play AS KS")
     assert said(bura, 0, "play 6C") == ("You must play exactly 2 cards, as many as were led.",
                                         "Нужно сыграть ровно 2 карты: столько же, сколько в заходе.")
+    assert greek(bura, 0, "play 6C") == "Πρέπει να παίξετε ακριβώς 2 φύλλα, όσα και στο άνοιγμα."
 
 
 def test_bura_refusal_keeps_its_english_message_and_gives_data(bura: Match) -> None:
@@ -126,7 +129,10 @@ def test_mpourloto_play_refusals_in_english_and_russian() -> None:
     assert said(match, 3, "play AS") == ("It is not your turn.", "Сейчас не ваш ход.")
     assert said(match, 2, "play 1S")[1] == "«1S» — не карта: достоинство — одно из 6, 7, 8, 9, 10, J, Q, K, A."
     assert said(match, 2, "play 6S") == ("There is no six of spades in Mpourloto: the deck runs from seven to ace.",
-                                         "В мпурлото играют без шестёрок: колода — от семёрки до туза.")
+                                         "Такой карты в мпурлото нет (шестёрка пик): колода — от семёрки до туза.")
+    assert greek(match, 2, "play 6S") == ("Στο μπουρλότο δεν υπάρχει εξάρι μπαστούνι: η τράπουλα έχει από εφτάρι "
+                                          "έως άσο.")
+    assert greek(match, 2, "play TH") == "Πρέπει να ακολουθήσετε το χρώμα."
     assert said(match, 2, "play 8S 9S")[1] == "Играйте по одной карте."
     match.apply(2, "play 8s")
     assert said(match, 3, "play QS") == ("You must beat the highest card so far if you can.",
@@ -145,6 +151,7 @@ def test_mpourloto_bidding_and_meld_refusals_in_english_and_russian() -> None:
     match = mpourloto(MELDS)
     assert said(match, 1, "dance") == ("'dance' is not possible now; you can: accept the trump, pass.",
                                        "«dance» сейчас нельзя; можно: принять козырь, пас.")
+    assert greek(match, 1, "dance") == "«dance» δεν γίνεται τώρα. Επιλογές: παίρνω το κόζι, πάσο."
     assert said(match, 1, "name X")[1] == "«X» — не масть: напишите S, H, D или C."
     match.apply(1, "accept")
     assert said(match, 1, "meld QS JS") == (
@@ -161,55 +168,78 @@ def test_mpourloto_bidding_and_meld_refusals_in_english_and_russian() -> None:
         "закончить объявления.")
 
 
-# --- Every id, in both catalogs ---------------------------------------------------------------------------
+# --- Every id, in every catalog ---------------------------------------------------------------------------
 
-def raised_keys() -> set[str]:
+# Matches in which every refusal the engines have can happen: seats that leave (two chips each), a finished match
+# (one hand), Moscow's combinations, Mpourloto with and without partner relief, and a short one that finishes.
+EXPLORED = [("bura", {"players": 2}), ("bura", {"players": 5, "stack": 2}), ("bura", {"players": 2, "hand_limit": 1}),
+            ("bura", {"players": 4, "preset": "moscow"}), ("mpourloto", {}), ("mpourloto", {"partner_relief": True}),
+            ("mpourloto", {"target": 100})]
+MISTAKES = ["", "dance", "play", "play X", "play XX", "play 1H", "play AS AS", "play 6S", "play 6S 7S", "pass now",
+            "announce", "announce bura", "announce aces", "announce moscow", "claim 31", "name X", "name S", "meld",
+            "meld AS", "meld KS QS", "accept now", "exchange 7S", "keep", "done", "play 10H 9H JH QH"]
+
+
+def mistakes(match: Match, seat: int, rng: random.Random, done: list[str]) -> list[str]:
+    """What a player might wrongly try now: the fixed mistakes, their own cards in wrong numbers and orders, a
+    meld they declared before."""
+    held = list(match.view(seat if 0 <= seat < match.game.players else None)["hand"] or [])
+    rng.shuffle(held)
+    tries = [*MISTAKES, *(f"play {card}" for card in held), f"play {' '.join(held)}", f"play {' '.join(held[:2])}"]
+    tries += [f"meld {' '.join(held[:k])}" for k in (2, 3)] + done
+    return tries
+
+
+def explored_refusals() -> set[str]:
+    """Every refusal met in random matches full of mistakes (each must carry a message id): their ids."""
     keys: set[str] = set()
-    for path in ENGINE_SOURCES:
-        keys |= set(re.findall(r'key="(illegal\.[a-z_.]+)"', path.read_text(encoding="utf-8")))
+    rng = random.Random(3)
+    for name, options in EXPLORED:
+        for seed in range(3):
+            match = load_game(name, **options).new_match(seed=seed)
+            for _ in range(250):
+                if match.is_over:
+                    break
+                seats = [*range(match.game.players), match.game.players]  # a seat that does not exist too
+                for seat in rng.sample(seats, 2) + match.to_act[:1]:
+                    declared = [a for s, a in match.actions if s == seat and a.startswith("meld ")]
+                    legal = match.legal_actions(seat)
+                    for action in mistakes(match, seat, rng, declared):
+                        if match.game.canonical_action(action) in legal:
+                            continue  # not a mistake after all
+                        try:
+                            match.apply(seat, action)
+                            raise AssertionError(f"{name}: {action!r} was accepted")
+                        except IllegalAction as exc:
+                            assert exc.key, f"{name}: {action!r} refused without a message id: {exc}"
+                            keys.add(exc.key)
+                seat = rng.choice(match.to_act)
+                legal = match.legal_actions(seat)
+                plays = [a for a in legal if a != "claim"]
+                match.apply(seat, "claim" if "claim" in legal and (not plays or rng.random() < 0.1) else
+                            rng.choice(plays))
+            if match.is_over:  # a finished match refuses everything
+                keys.add(str(refused(match, 0, "pass").key))
     return keys
 
 
-def calls(source: str, name: str) -> list[str]:
-    """The text of every call ``name(...)`` in ``source``, parentheses matched."""
-    found = []
-    for match in re.finditer(rf"\b{name}\(", source):
-        depth, end = 0, match.end() - 1
-        for end in range(match.end() - 1, len(source)):
-            depth += {"(": 1, ")": -1}.get(source[end], 0)
-            if depth == 0:
-                break
-        found.append(source[match.start():end + 1])
-    return found
-
-
-def test_every_refusal_the_engines_raise_has_a_message_id() -> None:
-    for path in ENGINE_SOURCES:
-        source = path.read_text(encoding="utf-8")
-        for name in ("IllegalAction", "CardError"):
-            for call in calls(source, name):
-                if call.startswith(f"{name}(ValueError)"):  # the class statement
-                    continue
-                assert "key=" in call, f"{path.name}: {call}"
-
-
-def test_every_message_id_is_in_both_catalogs_with_the_same_keys() -> None:
-    keys = raised_keys()
-    assert len(keys) > 30
+def test_every_refusal_has_an_id_in_every_catalog_and_every_id_is_one_the_engines_raise() -> None:
+    keys = explored_refusals()
     for key in keys:
         for lang in LANGUAGES:
             assert key in catalog(lang, domain_of(key)), f"{key} missing from {lang}/{domain_of(key)}.po"
     for domain in ("room", "bura", "mpourloto"):
         english = {k for k in catalog("en", domain) if k.startswith(("illegal.", "action."))}
-        russian = {k for k in catalog("ru", domain) if k.startswith(("illegal.", "action."))}
-        assert english == russian
-        unused = {k for k in russian if k.startswith("illegal.") and k.removesuffix(".many") not in keys}
-        assert unused == set(), f"{domain}.po has refusals no engine raises: {unused}"
+        for lang in LANGUAGES:
+            assert {k for k in catalog(lang, domain) if k.startswith(("illegal.", "action."))} == english, lang
+        never = {k for k in english if k.startswith("illegal.") and k.removesuffix(".many") not in keys}
+        assert never == set(), f"{domain}.po has refusals no engine raised in the random matches: {never}"
 
 
 # The English sentences that say cards, combinations or actions by name where the engine's message has codes.
 RESPOKEN = {"illegal.bura.not_held", "illegal.bura.kinds", "illegal.bura.kind_not_held", "illegal.mpourloto.empty",
-            "illegal.mpourloto.not_now", "illegal.mpourloto.one_card"}
+            "illegal.mpourloto.not_now", "illegal.mpourloto.one_card", "illegal.mpourloto.no_card",
+            "illegal.mpourloto.not_held"}
 ILLEGAL = ["", "dance", "play", "play XX", "play AS AS", "play 6S", "play 6S 7S", "pass now", "announce",
            "announce bura", "announce moscow", "claim 31", "name X", "name S", "meld", "meld AS", "meld KS QS",
            "accept now", "exchange 7S", "keep", "done", "play 1H", "play 10H 9H JH QH"]
@@ -217,9 +247,9 @@ ILLEGAL = ["", "dance", "play", "play XX", "play AS AS", "play 6S", "play 6S 7S"
 
 @pytest.mark.parametrize("name, options", [("bura", {"players": 3}), ("bura", {"players": 2, "preset": "moscow"}),
                                            ("mpourloto", {})])
-def test_random_refusals_are_all_said_in_both_languages(name: str, options: dict[str, object]) -> None:
-    """Random matches with random mistakes: each refusal has a message id, Russian in Cyrillic, English as the
-    engine's message (unless it speaks card names or actions), and no template left unfilled."""
+def test_random_refusals_are_all_said_in_every_language(name: str, options: dict[str, object]) -> None:
+    """Random matches with random mistakes: each refusal has a message id, Russian in Cyrillic, Greek in Greek,
+    English as the engine's message (unless it speaks card names or actions), and no template left unfilled."""
     rng = random.Random(7)
     seen: set[str] = set()
     match = load_game(name, **options).new_match(seed=11)
@@ -237,9 +267,10 @@ def test_random_refusals_are_all_said_in_both_languages(name: str, options: dict
         except IllegalAction as exc:
             assert exc.key, f"{action!r}: {exc}"
             seen.add(exc.key)
-            english, russian = refusal(exc, "en"), refusal(exc, "ru")
+            english, russian, greek = refusal(exc, "en"), refusal(exc, "ru"), refusal(exc, "el")
             assert re.search("[а-яё]", russian, re.IGNORECASE), russian
-            assert "{" not in english + russian
+            assert re.search("[α-ωά-ώ]", greek, re.IGNORECASE), greek
+            assert "{" not in english + russian + greek
             if exc.key not in RESPOKEN:
                 assert english == str(exc)
     assert len(seen) >= 8, seen

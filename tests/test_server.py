@@ -1,5 +1,6 @@
 """The room through real websockets: accounts, tables, bots, whole games, chat, spectators, kick and ban,
-private tables, timers, reconnecting."""
+private tables, reconnecting. The table's rules on their own (timers, the grace period, pauses...) are unit
+tests of TableState (test_table_state.py, test_table_play.py)."""
 
 from __future__ import annotations
 
@@ -21,7 +22,7 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ThreadServer]:
 def test_guest_login_gets_welcome_and_lobby(server: ThreadServer) -> None:
     client = Client(server.url)
     try:
-        assert client.hello["protocol"] == 1
+        assert (client.hello["protocol"], client.hello["protocols"]) == (2, [1, 2])
         assert {g["name"] for g in client.hello["games"]} == {"bura", "mpourloto"}
         welcome = client.login_guest("Anna")
         assert welcome["user"]["name"] == "Anna" and welcome["user"]["guest"] is True
@@ -52,7 +53,9 @@ def test_register_login_and_wrong_password(server: ThreadServer) -> None:
         assert right["type"] == "welcome" and right["user"]["id"] == welcome["user"]["id"]
         assert right["preferences"]["lang"] == "ru"  # stored on the server
         prefs = second.request(type="preferences", lang="en", sounds=False)
-        assert prefs["preferences"] == {"lang": "en", "verbosity": "full", "sounds": False}
+        assert prefs["preferences"] == {"lang": "en", "verbosity": "full", "sounds": False, "auto_pass": True}
+        kept = second.request(type="preferences", lang=None, verbosity="brief")  # null: the language stays
+        assert kept["preferences"] == {"lang": "en", "verbosity": "brief", "sounds": False, "auto_pass": True}
         # A guest may not take a registered name.
         third = Client(server.url)
         taken = third.request(type="login", nickname="boris")
@@ -160,8 +163,12 @@ def test_full_bura_game_two_people_and_a_bot_with_a_spectator(server: ThreadServ
         assert seqs == sorted(seqs) and len(set(seqs)) == len(seqs)
         assert all(isinstance(m["text"], str) for m in spoken)
         # Gleb plays in Russian: his sentences are Russian, Vera's English.
-        gleb_plays = [m["text"] for m in gleb.history if m["type"] == "event" and m["event"]["type"] == "play"]
-        vera_plays = [m["text"] for m in vera.history if m["type"] == "event" and m["event"]["type"] == "play"]
+        # (a trick's last play is said in the trick's sentence: its own text is empty)
+        played = ("play", "trick")
+        gleb_plays = [m["text"] for m in gleb.history if m["type"] == "event" and m["event"]["type"] in played
+                      and m["text"]]
+        vera_plays = [m["text"] for m in vera.history if m["type"] == "event" and m["event"]["type"] in played
+                      and m["text"]]
         assert gleb_plays and all(any("а" <= ch <= "я" for ch in text.lower()) for text in gleb_plays)
         assert all(not any("а" <= ch <= "я" for ch in text.lower()) for text in vera_plays)
 
@@ -234,8 +241,14 @@ def test_kick_ban_and_host_handover(server: ThreadServer) -> None:
 def test_private_and_password_tables_refuse_strangers(server: ThreadServer) -> None:
     with clients(server.url, "Owner", "Stranger", "Invitee") as (owner, stranger, invitee):
         private = create_table(owner, "bura", options={"players": 2}, private=True)["table"]
-        assert stranger.request(type="watch", table=private)["code"] == "private"
-        assert stranger.request(type="sit", table=private, seat=1)["code"] == "private"
+        # To a stranger a private table and a missing one answer alike, whatever they ask.
+        missing = "t" + str(int(private[1:]) + 1)
+        for ask in ({"type": "watch"}, {"type": "sit", "seat": 1}, {"type": "resume"}, {"type": "history"},
+                    {"type": "chat", "message": "hi"}, {"type": "leave"}):
+            there = stranger.request(**ask, table=private)
+            nowhere = stranger.request(**ask, table=missing)
+            assert (there["code"], there["text"]) == (nowhere["code"], nowhere["text"]) == \
+                ("no_table", "There is no such table."), ask
         stranger.send(type="lobby")
         assert all(entry["id"] != private for entry in stranger.wait(type="lobby")["tables"])
         owner.request(type="invite", table=private, user="Invitee")
@@ -247,23 +260,6 @@ def test_private_and_password_tables_refuse_strangers(server: ThreadServer) -> N
         assert stranger.request(type="watch", table=locked, password="guess")["text"] == "Wrong table password."
         assert stranger.request(type="watch", table=locked, password="open sesame")["type"] == "snapshot"
         assert stranger.request(type="watch", table="t999")["code"] == "no_table"
-
-
-def test_timer_expiry_hands_the_turn_to_a_bot(server: ThreadServer) -> None:
-    with clients(server.url, "Slow") as (slow,):
-        table = create_table(slow, "bura", options={"players": 2}, timer=2)["table"]
-        slow.request(type="sit", table=table, seat=0)
-        slow.request(type="bot_add", table=table, level="random")
-        slow.request(type="start", table=table)
-        turn = slow.wait(type="your_turn", table=table)
-        assert turn["deadline"] is not None and 0 < turn["deadline"] <= 2
-        warning = slow.wait(type="timer", table=table)
-        assert warning["text"] == f"{warning['seconds_left']} seconds left."
-        timeout = slow.wait(type="table_event", kind="timeout", table=table)
-        assert timeout["seat"] == 0 and timeout["text"] == "Time is up for Slow; a bot plays this turn."
-        moved = slow.wait(lambda m: m["event"].get("seat") == 0 and m["seq"] > timeout["seq"], type="event")
-        assert moved["event"]["type"] in ("play", "answer", "announce", "pass", "claim")
-        slow.request(type="leave", table=table)
 
 
 def test_timer_bounds_are_checked(server: ThreadServer) -> None:
@@ -345,85 +341,8 @@ def test_origin_check_and_limits(server: ThreadServer) -> None:
         same.send_raw("x" * 9000)
         assert same.wait(type="error")["code"] == "too_big"
         assert same.request(type="act", table="t1", action="claim")["code"] == "not_logged_in"
-        for number in range(60):
-            same.send(type="ping", id=f"p{number}")
-        replies = [same.next() for _ in range(60)]
-        assert {m["type"] for m in replies} == {"pong", "error"}
-        refused = [m for m in replies if m["type"] == "error"]
-        assert all(m["code"] == "rate_limited" for m in refused)
-        # A dropped request still gets its id back, so that a client waiting for the reply hears it was refused.
-        assert all(m["re"].startswith("p") for m in refused) and len({m["re"] for m in refused}) == len(refused)
-        assert sum(m["type"] == "pong" for m in replies) >= 35 and any(m["type"] == "error" for m in replies)
     finally:
         same.close()
-
-
-def test_pause_between_hands_and_standing_up_during_play(server: ThreadServer) -> None:
-    with clients(server.url, "Pauser", "Leaver") as (host, leaver):
-        table = create_table(host, "bura", options={"players": 3, "scoring": "points", "hand_limit": 3})["table"]
-        host.request(type="sit", table=table, seat=0)
-        leaver.request(type="sit", table=table, seat=1)
-        host.request(type="bot_add", table=table, level="random")
-        assert host.request(type="pause", table=table)["code"] == "not_started"
-        host.request(type="start", table=table)
-        # The leaver stands up at once: a bot takes the seat for the rest of the game.
-        leaver.request(type="stand", table=table)
-        stood = host.wait(type="table_event", kind="stood", table=table)
-        assert stood["info"]["seats"][1]["bot"] == "random" and stood["info"]["seats"][1]["user"] is None
-        host.request(type="pause", table=table)
-        host.wait(type="table_event", kind="pause_requested", table=table)
-        # Called off, then asked for again: each is announced, and the info says where it stands.
-        host.request(type="pause", table=table, paused=False)
-        cancelled = host.wait(type="table_event", kind="pause_cancelled", table=table)
-        assert cancelled["info"]["pause_requested"] is False and cancelled["info"]["status"] == "playing"
-        assert cancelled["text"] == "No pause after this hand: the game goes on."
-        host.request(type="pause", table=table)
-        assert host.wait(type="table_event", kind="pause_requested", table=table)["info"]["pause_requested"] is True
-        player = AutoPlayer(host, table, 0, 9, lambda m: m["type"] == "table_event" and m["kind"] == "paused")
-        player.start().join()
-        assert host.request(type="act", table=table, action="claim")["code"] == "paused"
-        host.request(type="pause", table=table, paused=False)
-        resumed = host.wait(type="table_event", kind="resumed", table=table)
-        assert resumed["info"]["status"] == "playing"
-        AutoPlayer(host, table, 0, 10, finished).start().join()
-
-
-def test_a_bot_plays_for_a_dropped_player_after_the_grace_period(tmp_path: Path) -> None:
-    room = ThreadServer(db=f"sqlite:///{tmp_path / 'grace.sqlite3'}", grace_seconds=0.5, allow_test_decks=True).start()
-    try:
-        with clients(room.url, "Keeps", "Drops") as (keeps, drops):
-            # Seed 1 deals no Bura, Molodka or Moscow, so the hand cannot end before the bot plays a card (a random
-            # deal once gave the bot a Bura and the match ended before the keeper's moves).
-            table = create_table(keeps, "bura", options={"players": 2, "scoring": "points", "hand_limit": 1},
-                                 seed=1)["table"]
-            keeps.request(type="sit", table=table, seat=0)
-            drops.request(type="sit", table=table, seat=1)
-            keeps.request(type="start", table=table)
-            token = drops.token
-            drops.close()
-            taken = keeps.wait(type="table_event", kind="bot_took_over", table=table)
-            assert taken["seat"] == 1 and taken["info"]["seats"][1]["replaced_by_bot"] is True
-            # The bot plays seat 1 while the keeper plays a few moves.
-            AutoPlayer(keeps, table, 0, 8, lambda m: m["type"] == "event" and m["event"].get("seat") == 1
-                       and m["event"]["type"] == "play").start().join()
-            back = Client(room.url)
-            assert table in back.request(type="login", token=token)["tables"]
-            returned = keeps.wait(type="table_event", kind="took_back", table=table)
-            assert returned["info"]["seats"][1]["replaced_by_bot"] is False
-            assert returned["text"] == "Drops is back and plays again."
-            back.send(type="resume", table=table, after=0)
-            snapshot = back.wait(type="snapshot", table=table)
-            assert snapshot["you"]["seat"] == 1 and snapshot["view"]["hand"]
-            players = [AutoPlayer(keeps, table, 0, 18, finished).start(),
-                       AutoPlayer(back, table, 1, 19, finished).start()]
-            if 1 in snapshot["to_act"]:
-                legal = snapshot["legal"]
-                back.send(type="act", table=table, action=([a for a in legal if a != "claim"] or legal)[0])
-            for player in players:
-                player.join()
-            back.close()
-    finally:
-        room.stop()
 
 
 def test_statistics_and_ratings_for_two_accounts(server: ThreadServer) -> None:
@@ -462,13 +381,17 @@ def test_statistics_and_ratings_for_two_accounts(server: ThreadServer) -> None:
 def test_a_normal_bot_thinks_in_a_worker_process(server: ThreadServer) -> None:
     with clients(server.url, "Solo") as (solo,):
         assert "normal" in solo.hello["bot_levels"]
-        table = create_table(solo, "bura", options={"players": 2, "scoring": "points", "hand_limit": 1})["table"]
-        solo.request(type="sit", table=table, seat=0)
-        solo.request(type="bot_add", table=table, level="normal")
-        solo.request(type="start", table=table)
-        AutoPlayer(solo, table, 0, 30, finished).start().join()
-        bot_moves = [m for m in solo.history if m["type"] == "event" and m["event"]["type"] == "play"
-                     and m["event"]["seat"] == 1]
+        for attempt in range(5):  # a random deal: an announced Bura may end the one hand before the bot plays
+            table = create_table(solo, "bura", options={"players": 2, "scoring": "points", "hand_limit": 1})["table"]
+            solo.request(type="sit", table=table, seat=0)
+            solo.request(type="bot_add", table=table, level="normal")
+            solo.request(type="start", table=table)
+            AutoPlayer(solo, table, 0, 30 + attempt, finished).start().join()
+            bot_moves = [m for m in solo.history if m["type"] == "event" and m["event"]["type"] == "play"
+                         and m["event"]["seat"] == 1 and m["table"] == table]
+            if bot_moves:
+                break
+            solo.request(type="leave", table=table)
         assert bot_moves
 
 
@@ -491,14 +414,3 @@ def test_an_act_sent_again_with_its_move_is_applied_once(server: ThreadServer) -
         assert snapshot["move"] == turn["move"] + 1 and snapshot["to_act"] == [1]
         stale = once.request(type="act", table=table, action="pass")
         assert stale["type"] == "error" and stale["code"] == "not_your_turn"
-
-
-def test_already_applied_matches_the_seats_first_act_after_the_move() -> None:
-    from trickroom.server.table import already_applied
-
-    log = [(0, "pass"), (1, "pass"), (0, "play 7S TS"), (1, "play 8H")]
-    assert already_applied(log, 0, 2, "play 10s 7S")  # another spelling of the logged play
-    assert not already_applied(log, 0, 2, "play 7S")  # a different act on that state
-    assert already_applied(log, 1, 1, "pass")
-    assert not already_applied(log, 1, 4, "play 8H")  # nothing logged after move 4: a new act
-    assert not already_applied(log, 0, 1, "pass")  # seat 0's first act after move 1 was a play

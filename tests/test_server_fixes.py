@@ -1,6 +1,4 @@
-"""Smaller server behaviours: one ``your_turn`` per decision, the start announced as playing, bots claiming off
-turn, bot levels in sentences, the test-only fixed deal, statistics, a finished table's history, and a
-spectator who watches again after a dropped connection."""
+"""Smaller server behaviours: the test-only fixed deal, statistics and a finished table's history."""
 
 from __future__ import annotations
 
@@ -14,7 +12,6 @@ import pytest
 from server_helpers import AutoPlayer, Client, ThreadServer, clients
 
 from trickroom.games import load_game
-from trickroom.server import bots as server_bots
 
 Message = dict[str, Any]
 
@@ -29,57 +26,6 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ThreadServer]:
 
 def finished(message: Message) -> bool:
     return message["type"] == "table_event" and message["kind"] == "finished"
-
-
-def test_your_turn_once_per_decision_and_started_says_playing(server: ThreadServer) -> None:
-    """Bura's first trick opens with an announcement pause in which every seat answers. A bot's answer gives
-    nobody a new decision, so the people waiting hear "your turn" once, not again after the bot's answer."""
-    with clients(server.url, "Ada", "Ben") as (ada, ben):
-        table = ada.request(type="create", game="bura", options={"players": 3})["table"]
-        ada.request(type="sit", table=table, seat=0)
-        ben.request(type="sit", table=table, seat=1)
-        ada.request(type="bot_add", table=table, level="random", seat=2)
-        ada.request(type="start", table=table)
-        started = ada.wait(type="table_event", kind="started")
-        assert started["info"]["status"] == "playing"
-        for client in (ada, ben):
-            client.wait(lambda m: m["type"] == "update" and sorted(m["to_act"]) == [0, 1], table=table)
-        ada.send(type="act", table=table, action="pass")
-        ben.wait(lambda m: m["type"] == "update" and m["to_act"] == [1], table=table)
-        for client in (ada, ben):
-            client.drain()
-        heard = {name: [m for m in c.history if m["type"] == "your_turn"] for name, c in (("ada", ada), ("ben", ben))}
-        assert len(heard["ada"]) == 1 and len(heard["ben"]) == 1, heard
-
-
-def test_bots_are_asked_off_turn_and_may_claim(server: ThreadServer, monkeypatch: pytest.MonkeyPatch) -> None:
-    asked: list[tuple[int, list[str]]] = []
-
-    def claim_once(level: str, seed: int, budget: float | None, game_name: str, options: dict[str, Any],
-                   seat: int, view: dict[str, Any], events: Any, legal: list[str]) -> str | None:
-        asked.append((seat, list(legal)))
-        return "claim" if len(asked) == 1 else None
-
-    monkeypatch.setattr(server_bots, "decide_off_turn", claim_once)
-    with clients(server.url, "Cleo") as (cleo,):
-        table = cleo.request(type="create", game="bura", options={"players": 2, "scoring": "points"})["table"]
-        cleo.request(type="sit", table=table, seat=0)
-        cleo.request(type="bot_add", table=table, level="normal", seat=1)
-        cleo.request(type="start", table=table)
-        claim = cleo.wait(lambda m: m["type"] == "event" and m["event"]["type"] == "claim", table=table)
-        assert claim["event"]["seat"] == 1
-        # Asked only while the game was not waiting for the bot: its legal actions were the claim alone.
-        assert asked[0] == (1, ["claim"])
-
-
-def test_bot_levels_in_sentences(server: ThreadServer) -> None:
-    with clients(server.url, "Dora") as (dora,):
-        table = dora.request(type="create", game="bura", options={"players": 3})["table"]
-        dora.request(type="bot_add", table=table, level="easy", seat=0)
-        assert dora.wait(type="table_event", kind="bot_added")["text"] == "An easy bot sits in seat 1."
-        dora.request(type="preferences", lang="ru")
-        dora.request(type="bot_add", table=table, level="hard", seat=1)
-        assert dora.wait(type="table_event", kind="bot_added")["text"] == "Сильный бот садится на место 2."
 
 
 def test_fixed_deal_then_stats_and_history_replay(server: ThreadServer) -> None:
@@ -152,30 +98,3 @@ def comes_back(url: str, token: str, table: str, request_id: int) -> Iterator[Cl
         client.close()
 
 
-def test_a_spectator_whose_connection_dropped_watches_again_on_resume(server: ThreadServer) -> None:
-    """A spectator stops watching when they leave the room; coming back with ``resume`` (what the clients send
-    after a reconnection or a server restart), they watch again, unless the table now needs a password."""
-    with clients(server.url, "Host") as (host,):
-        table = host.request(type="create", game="bura", options={"players": 2})["table"]
-        host.request(type="sit", table=table, seat=0)
-        watcher = Client(server.url)
-        token = watcher.login_guest("Watcher")["token"]
-        watcher.request(type="watch", table=table)
-        watcher.close()
-        host.wait(type="table_event", kind="left", table=table)
-        host.request(type="chat", table=table, message="still there?")
-
-        with comes_back(server.url, token, table, 6) as back:
-            snapshot = back.wait(type="snapshot", table=table)
-            assert snapshot["you"]["seat"] is None
-            assert any(m["type"] == "chat" and m["message"] == "still there?" for m in back.history if m.get("missed"))
-            host.wait(lambda m: m["user"]["name"] == "Watcher", type="table_event", kind="joined", table=table)
-            back.request(type="chat", table=table, message="back")  # a member again: chat is allowed
-            host.wait(type="chat", table=table, message="back")
-        host.wait(type="table_event", kind="left", table=table)
-
-        host.request(type="settings", table=table, password="secret-word")
-        with comes_back(server.url, token, table, 7) as again:
-            assert again.wait(type="error", re=7)["code"] == "wrong_password"
-            again.send(type="chat", table=table, message="let me in", id=8)
-            assert again.wait(type="error", re=8)["code"] == "not_member"

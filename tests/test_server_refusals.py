@@ -24,6 +24,8 @@ def guest(url: str, nickname: str, lang: str) -> Client:
     client = Client(url)
     welcome = client.request(type="login", nickname=nickname, lang=lang)
     assert welcome["type"] == "welcome", welcome
+    # The tests answer Bura's announcement pause themselves: the room must not pass for them.
+    assert client.request(type="preferences", auto_pass=False)["type"] == "preferences"
     return client
 
 

@@ -7,6 +7,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from pydantic import ValidationError
 
 from trickroom.server.bus import LocalBus
 from trickroom.server.ratings import teams_and_ranks, winners
@@ -28,6 +29,14 @@ def test_flags_beat_environment_beat_file(tmp_path: Path, monkeypatch: pytest.Mo
     assert settings.db == "sqlite:///trickroom.sqlite3"
     monkeypatch.setenv("TRICKROOM_ALLOWED_ORIGINS", "https://cards.example")
     assert load_settings(str(config)).allowed_origins == ["https://cards.example"]
+
+
+def test_the_frame_cap_is_a_setting_and_holds_at_least_one_message(monkeypatch: pytest.MonkeyPatch) -> None:
+    assert load_settings().max_frame_bytes == 1 << 20
+    monkeypatch.setenv("TRICKROOM_MAX_FRAME_BYTES", "65536")
+    assert load_settings().max_frame_bytes == 65536
+    with pytest.raises(ValidationError, match="max_frame_bytes must be at least max_message_bytes"):
+        load_settings(max_message_bytes=100_000)
 
 
 def test_database_urls_get_async_drivers() -> None:

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import asyncio
-import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -92,7 +91,6 @@ def test_action_whose_append_fails_gets_an_error_and_the_match_is_unchanged(
 
 def test_a_match_whose_last_logged_action_ended_it_is_finished_at_restart(tmp_path: Path) -> None:
     """The owner wrote the match's last action and died before writing the end: the next start ends it."""
-    import asyncio
     import random
 
     from trickroom.games import load_game
@@ -130,47 +128,3 @@ def test_a_match_whose_last_logged_action_ended_it_is_finished_at_restart(tmp_pa
         room.stop()
 
 
-def test_a_match_end_whose_save_fails_is_announced_and_written_later(server: ThreadServer,
-                                                                     monkeypatch: pytest.MonkeyPatch) -> None:
-    """The last action is logged, so the end is durable: the players hear it, nobody gets an error, and the
-    table's row is written as finished once the database lets the room."""
-    from server_helpers import AutoPlayer
-
-    original = Store.save_table
-    failed: list[int] = []
-
-    async def flaky(self: Store, table_id: int, **values: Any) -> None:
-        if "finished_at" in values and len(failed) < 2:
-            failed.append(table_id)
-            raise RuntimeError("database is locked")
-        await original(self, table_id, **values)
-
-    monkeypatch.setattr(Store, "save_table", flaky)
-    with clients(server.url, "Fay", "Gus") as (fay, gus):
-        table = fay.request(type="create", game="bura",
-                            options={"players": 2, "scoring": "points", "hand_limit": 1})["table"]
-        fay.request(type="sit", table=table, seat=0)
-        gus.request(type="sit", table=table, seat=1)
-        fay.request(type="start", table=table)
-        done = lambda m: m["type"] == "table_event" and m["kind"] == "finished"  # noqa: E731
-        players = [AutoPlayer(fay, table, 0, 31, done).start(), AutoPlayer(gus, table, 1, 32, done).start()]
-        for player in players:
-            player.join()
-        for client in (fay, gus):
-            assert not [m for m in client.history if m["type"] == "error"]
-        # The room tries again (after 0.5 s, then 1 s): the third write goes through.
-        deadline = time.monotonic() + 10
-        while (row := asyncio.run(row_of(server, table))) is None or row.status != "finished":
-            assert time.monotonic() < deadline, "the finished table was never written"
-            time.sleep(0.2)
-        assert failed == [int(table[1:])] * 2 and row.standings is not None
-        history = fay.request(type="history", table=table)
-        assert history["type"] == "history" and history["standings"] == row.standings
-
-
-async def row_of(server: ThreadServer, table: str) -> Any:
-    store = Store(server.settings.db)
-    try:
-        return await store.table(int(table[1:]))
-    finally:
-        await store.close()

@@ -82,7 +82,7 @@ def test_problems_are_clear_sentences() -> None:
 
 def test_completion_offers_words_then_cards() -> None:
     assert completions("cl", True, BURA_LEGAL, ["AS"]) == ["claim"]
-    assert completions("h", True, [], []) == ["hand", "h", "history", "help"]
+    assert completions("h", True, [], []) == ["hand", "h", "history", "help", "hint"]
     assert completions("q", False, BURA_LEGAL, ["AS", "QS", "7D"]) == ["QS"]
 
 
@@ -175,7 +175,9 @@ def test_a_full_bura_match_through_a_pipe() -> None:
     driver = Driver("bura", "--players", "2", "--scoring", "points", "--hand-limit", "1", "--seed", "11",
                     "--bots", "easy")
     first = driver.until(is_actions)
-    assert first == "Actions: 1 pass, 2 claim."
+    # Nobody holds a combination: the announcement pause is passed for the player, unsaid (issue 21).
+    assert first == "Actions: 1 play AC, 2 play 8H, 3 play 6C, 4 claim."
+    assert not any("pass" in line.lower() or "announce" in line.lower() for line in driver.lines), driver.lines
     assert driver.lines[:3] == ["Bura, 2 players, classic, points to 11, at most 1 hand.",
                                 "You sit in seat 1. At the table: Anna (easy bot, seat 2).",
                                 "Type help for the commands, legal for your choices."]
@@ -185,14 +187,14 @@ def test_a_full_bura_match_through_a_pipe() -> None:
     assert hand == "Your hand: hearts: 8H; clubs: AC 6C."
     assert driver.answer("frobnicate") == "Unknown command: frobnicate. Type help for the commands."
     assert driver.answer("accept") == "You cannot accept now. Type legal for your choices."
-    assert driver.answer("7") == "There is no action 7; choose 1 to 2."
-    assert driver.answer("play 8h") == "You cannot play now. Type legal for your choices."
+    assert driver.answer("7") == "There is no action 7; choose 1 to 4."
+    assert driver.answer("pass") == "You cannot pass now. Type legal for your choices."
     assert driver.answer("announce bura") == "You cannot announce now. Type legal for your choices."
     assert driver.answer("legal") == first
     assert driver.answer("hand") == hand
     plays = 0
     refused = ""
-    driver.type("p")
+    driver.type("6c")
     for line in driver.prompts(until="Final standings"):
         actions = actions_of(line)
         if "pass" in actions:
@@ -211,7 +213,7 @@ def test_a_full_bura_match_through_a_pipe() -> None:
     assert driver.close() == 0
     assert refused.startswith("That is not allowed: ") and refused.endswith(" Nothing was changed.")
     text = "\n".join(driver.lines)
-    assert "You pass." in text
+    assert "You pass." not in text and "has answered" not in text
     assert "You play the " in text
     assert "Hand 1 is over. Tricks: You " in text
     assert "Claims: " in text
@@ -231,12 +233,12 @@ def test_a_pot_match_of_several_hands_to_its_end_with_the_information_commands()
             asked = True
             table = driver.answer("table")
             assert table.startswith("Trick 1: Anna: ") and "; Boris: " in table
-            assert table.endswith(" Waiting for You.")
+            assert table.endswith(" Waiting for you.")  # was "Waiting for You.": the listener's own seat is "you"
             assert driver.answer("score") == "Chips: You 1, Anna 1, Boris 1. The pot holds 3."
             trump = driver.answer("trump")
             assert trump.startswith("Trumps are ") and trump.endswith(", at the bottom of the stock of 27.")
             driver.type("history")
-            assert driver.until(lambda text: text == "Everyone antes one chip; the pot holds 3.")
+            assert driver.until(lambda text: text == "Everyone antes one chip; the pot holds 3 chips.")
             driver.type("legal")
             assert driver.until(lambda text, wanted=line: text == wanted)
         driver.type("1")  # the first legal play; this player never claims
@@ -283,6 +285,8 @@ def test_a_full_mpourloto_hand_through_a_pipe_with_an_illegal_card() -> None:
     text = "\n".join(driver.lines)
     assert "Your partner is Boris." in text
     assert "Hand 1 is over. Your team (You and Boris): " in text
+    # The hand's result is printed once: the summary, not also the room's sentence saying the same totals.
+    assert not any(x.startswith("Hand 1: your team has ") for x in driver.lines), driver.lines
     assert " won the hand." in text or "The hand is level." in text
     assert driver.lines[-2] == "Stopping after hand 1, as asked."
     assert driver.lines[-1].startswith("Standings: 1. ")
@@ -301,12 +305,23 @@ def cards_in(hand: str) -> list[str]:
 def test_russian_sentences_and_eof_exits_cleanly() -> None:
     driver = Driver("bura", "--lang", "ru", "--seed", "11", "--bots", "random", "--name", "Ира")
     first = driver.until(lambda text: text.startswith("Ходы:"))
-    assert first == "Ходы: 1 pass, 2 claim."
-    assert driver.lines[1] == "Вы — Ира, место 1. За столом: Анна (бот, уровень random, место 2)."
+    assert first == "Ходы: 1 сыграть AC, 2 сыграть 8H, 3 сыграть 6C, 4 заявить."  # in Russian, as typed
+    assert driver.lines[1] == "Вы — Ира, место 1. За столом: Анна (бот: случайный, место 2)."
     assert "Ваш ход." in driver.lines
-    assert driver.answer("что") == "Неизвестная команда: что. Наберите help, чтобы узнать команды."
+    assert driver.answer("что") == "Неизвестная команда: что. Наберите «справка», чтобы узнать команды."
+    assert driver.answer("ходы") == first
+    assert driver.answer("пас") == "Сейчас нельзя: пас. Наберите «ходы», чтобы услышать свои ходы."
     assert driver.close() == 0
     assert driver.lines[-1] == "Ввод закончился: выходим из игры."
+
+
+def test_quit_prints_the_standings_so_far() -> None:
+    driver = Driver("bura", "--players", "2", "--scoring", "points", "--seed", "11", "--bots", "easy")
+    assert driver.until(is_actions)
+    driver.type("quit")
+    assert driver.close() == 0
+    assert driver.lines[-2] == "Standings: 1. You, 0 points; 2. Anna, 0 points."
+    assert driver.lines[-1] == "Goodbye."
 
 
 def test_unknown_option_value_is_refused_before_playing() -> None:
@@ -314,6 +329,20 @@ def test_unknown_option_value_is_refused_before_playing() -> None:
                             capture_output=True, text=True, timeout=TIMEOUT)
     assert result.returncode == 2
     assert "Option players must be at most 6; got 9." in result.stderr
+
+
+@pytest.mark.parametrize(("lang", "sentence"), [
+    ("en", "Option players must be one of: 4; got 3."),
+    ("ru", "Параметр players может быть одним из: 4; задано 3."),
+    ("el", "Η ρύθμιση players πρέπει να είναι ένα από: 4. Δόθηκε 3."),
+])
+def test_an_option_value_the_game_refuses_is_said_in_a_sentence_in_the_language(lang: str, sentence: str) -> None:
+    """``play mpourloto --players 3`` answered with argparse's "unrecognized arguments"; now the game's refusal."""
+    env = {**os.environ, "PYTHONIOENCODING": "utf-8"}
+    result = subprocess.run([sys.executable, "-m", "trickroom", "play", "mpourloto", "--players", "3", "--lang", lang],
+                            cwd=ROOT, capture_output=True, text=True, encoding="utf-8", timeout=TIMEOUT, env=env)
+    assert result.returncode == 2
+    assert result.stderr.strip() == sentence
 
 
 # --- Through a pseudo-terminal ----------------------------------------------------------------------------
@@ -361,3 +390,20 @@ def test_a_bura_match_through_a_pseudo_terminal_with_tab_completion() -> None:
     assert "Commands (type them, then Enter):" in output  # "hel" + Tab became "help"
     assert "Hand 1 is over." in output
     assert "Final standings: 1. " in output
+
+
+def test_the_trick_command_says_the_last_trick_in_the_players_language() -> None:
+    """Issue 21: a command for the last trick (who played what, who took it), as the web client's Shift+C."""
+    driver = Driver("bura", "--players", "2", "--seed", "11", "--bots", "easy")
+    first = driver.until(is_actions)
+    assert first is not None
+    assert driver.answer("trick") == "No trick has been taken yet in this hand."
+    driver.type("1")
+    assert driver.until(is_actions)
+    last = driver.answer("trick")
+    assert last.startswith("Last trick: ") and " took it." in last, last
+    assert driver.close() == 0
+    russian = Driver("bura", "--players", "2", "--seed", "11", "--bots", "easy", "--lang", "ru")
+    assert russian.until(lambda text: text.startswith("Ходы:"))
+    assert russian.answer("взятка") == "В этой раздаче ещё не было взяток."
+    assert russian.close() == 0

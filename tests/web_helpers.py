@@ -34,13 +34,15 @@ WAIT_MS = 20_000
 RECORDER = """
 window.__spoken = [];
 document.addEventListener('DOMContentLoaded', () => {
+  // One observer for both regions: its records come in the order the nodes were added, across the regions (an
+  // observer per region heard every polite node of a batch before the assertive one said first).
+  const observer = new MutationObserver((records) => {
+    for (const record of records) for (const node of record.addedNodes) {
+      window.__spoken.push({region: record.target.id, text: node.textContent});
+    }
+  });
   for (const id of ['live-polite', 'live-assertive']) {
-    const region = document.getElementById(id);
-    new MutationObserver((records) => {
-      for (const record of records) for (const node of record.addedNodes) {
-        window.__spoken.push({region: id, text: node.textContent});
-      }
-    }).observe(region, {childList: true, subtree: true, characterData: true});
+    observer.observe(document.getElementById(id), {childList: true});
   }
 });
 """
@@ -65,12 +67,13 @@ def free_port() -> int:
 
 
 @contextmanager
-def room_process(db_path: Path) -> Iterator[str]:
-    """`trickroom serve` on a free port with a fresh SQLite file; yields its http base URL."""
+def room_process(db_path: Path, **settings: str) -> Iterator[str]:
+    """`trickroom serve` on a free port with a fresh SQLite file (``settings``: more ``TRICKROOM_*`` variables);
+    yields its http base URL."""
     port = free_port()
     # A 3-second timer minimum lets a test hear a turn's warning and its timeout in a few seconds.
     env = {**os.environ, "TRICKROOM_REPLACEMENT_BOT": "random", "TRICKROOM_LOG_LEVEL": "warning",
-           "TRICKROOM_TIMER_MINIMUM": "3"}
+           "TRICKROOM_TIMER_MINIMUM": "3", **settings}
     log = open(db_path.with_suffix(".log"), "wb")  # noqa: SIM115 - closed below
     proc = subprocess.Popen([sys.executable, "-m", "trickroom", "serve", "--host", "127.0.0.1", "--port", str(port),
                              "--db", f"sqlite:///{db_path}"], cwd=ROOT, env=env, stdout=log, stderr=log)
@@ -108,6 +111,18 @@ def spoken_with_regions(page: Page) -> list[dict[str, str]]:
     return items
 
 
+def sentences(text: str) -> list[str]:
+    """A live-region node's sentences: an urgent sentence is said with the polite ones just before it, in one
+    node ("Bot 2 plays the seven of spades. Your turn.")."""
+    return re.split(r"(?<=[.!?»])\s+(?=\S)", text)
+
+
+def spans(text: str) -> list[str]:
+    """Every run of whole sentences of a node, so that ``^`` and ``$`` match at the sentences' edges."""
+    parts = sentences(text)
+    return [" ".join(parts[i:j]) for i in range(len(parts)) for j in range(i + 1, len(parts) + 1)]
+
+
 def wait_spoken(page: Page, pattern: str, after: int = 0, timeout: int = WAIT_MS) -> int:
     """Wait until a sentence matching ``pattern`` (a regex) is spoken at index >= after; return its index."""
     regex = re.compile(pattern)
@@ -115,7 +130,7 @@ def wait_spoken(page: Page, pattern: str, after: int = 0, timeout: int = WAIT_MS
     while True:
         texts = spoken(page)
         for index in range(after, len(texts)):
-            if regex.search(texts[index]):
+            if regex.search(texts[index]) or any(regex.search(span) for span in spans(texts[index])):
                 return index
         if time.monotonic() > deadline:
             raise AssertionError(f"never spoken: {pattern!r}; last said: {texts[-15:]}")
@@ -143,11 +158,13 @@ def table_state(page: Page) -> dict[str, Any] | None:
     return table
 
 
-def wait_until(page: Page, predicate: Callable[[], bool], what: str, timeout: int = WAIT_MS) -> None:
+def wait_until(page: Page, predicate: Callable[[], bool], what: str | Callable[[], str],
+               timeout: int = WAIT_MS) -> None:
+    """Poll ``predicate``; ``what`` names it in the failure (a callable: read at the failure, to say what was seen)."""
     deadline = time.monotonic() + timeout / 1000
     while not predicate():
         if time.monotonic() > deadline:
-            raise AssertionError(f"timed out waiting for {what}")
+            raise AssertionError(f"timed out waiting for {what() if callable(what) else what}")
         page.wait_for_timeout(30)
 
 
@@ -166,9 +183,21 @@ def hand_cards_of(page: Page) -> list[str]:
     return cards
 
 
+def csp_listener(errors: list[str]) -> Callable[[Any], None]:
+    """A console listener that files every Content-Security-Policy violation the page reports among ``errors``:
+    the page's own scripts, styles and sockets must all pass its CSP."""
+
+    def on_console(message: Any) -> None:
+        if "Content Security Policy" in message.text:
+            errors.append(message.text)
+
+    return on_console
+
+
 def run_axe(page: Page) -> list[dict[str, Any]]:
     if not page.evaluate("typeof window.axe !== 'undefined'"):
-        page.add_script_tag(path=str(AXE))
+        # Evaluated through the DevTools protocol: an inline <script> tag would be refused by the page's CSP.
+        page.evaluate(AXE.read_text(encoding="utf-8"))
     violations: list[dict[str, Any]] = page.evaluate(
         "async () => (await axe.run(document, {resultTypes: ['violations']})).violations"
         ".map(v => ({id: v.id, impact: v.impact, help: v.help, nodes: v.nodes.map(n => n.target.join(' '))}))")
@@ -184,11 +213,11 @@ def screenshot(page: Page, name: str) -> Path:
 
 def sign_in(page: Page, base: str, nickname: str) -> None:
     page.goto(base + "/")
-    page.wait_for_function("document.activeElement && document.activeElement.id === 'guest-nickname'")
+    page.wait_for_function("() => document.activeElement && document.activeElement.id === 'guest-nickname'")
     page.keyboard.type(nickname)
     page.keyboard.press("Enter")
     wait_spoken(page, nickname)
-    page.wait_for_function("!document.getElementById('screen-lobby').hidden")
+    page.wait_for_function("() => !document.getElementById('screen-lobby').hidden")
 
 
 # Installed before the page's scripts in the browser-voice test: a speechSynthesis that records what it is asked
@@ -221,4 +250,31 @@ SOUND_SPY = """() => {
 
 
 def dialog_open(page: Page, dialog_id: str) -> None:
-    page.wait_for_function(f"document.getElementById('{dialog_id}').open")
+    page.wait_for_function(f"() => document.getElementById('{dialog_id}').open")
+
+
+@contextmanager
+def chromium() -> Iterator[Any]:
+    """Debian's chromium under Playwright, headless (a module's browser fixture)."""
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=CHROMIUM, args=BROWSER_ARGS)
+        yield browser
+        browser.close()
+
+
+@contextmanager
+def recorded_page(browser: Any, **context: Any) -> Iterator[Page]:
+    """A page in a new context (``context``: its options) that records what it says (RECORDER), and fails the test
+    on a JavaScript error or a Content-Security-Policy violation."""
+    made = browser.new_context(**context)
+    page = made.new_page()
+    page.set_default_timeout(WAIT_MS)
+    errors: list[str] = []
+    page.on("pageerror", lambda error: errors.append(str(error)))
+    page.on("console", csp_listener(errors))
+    page.add_init_script(RECORDER)
+    yield page
+    made.close()
+    assert errors == [], f"JavaScript errors on the page: {errors}"

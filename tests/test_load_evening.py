@@ -1,0 +1,54 @@
+"""The evening load generator against a real server: a handful of quick-thinking people for a few seconds.
+
+It checks the generator's people do what the benchmark claims (sign in, find or make a table, sit, play, hear
+the lobby), so that its figures mean something; no timing is asserted.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "bench"))
+
+from loadgen.deployment import Deployment
+from loadgen.person import STALE, lobby_changes
+from loadgen.world import Plan, evening
+
+
+def test_lobby_messages_are_read_loosely() -> None:
+    entry = {"id": "t5", "game": "bura", "seats": 2, "taken": 1, "bots": 0, "name": "x"}
+    assert lobby_changes({"type": "table_listed", "seq": 3, "entry": entry}) == ([entry], [])
+    assert lobby_changes({"type": "table_unlisted", "seq": 4, "id": "t5"}) == ([], ["t5"])
+    batch = {"type": "lobby_update", "changes": [{"type": "table_listed", "entry": entry},
+                                                 {"type": "table_unlisted", "id": "t6"},
+                                                 {"type": "presence", "user": {"id": "g1"}, "online": True}],
+             "removed": ["t7"]}
+    assert lobby_changes(batch) == ([entry], ["t6", "t7"])
+    assert lobby_changes({"type": "lobby", "users": [], "tables": [entry]}) == ([entry], [])
+
+
+@pytest.mark.slow
+def test_a_short_evening_seats_everyone_and_everyone_plays() -> None:
+    deployment = Deployment("sqlite", 1, "", "")
+    try:
+        deployment.start()
+        plan = Plan(think=(0.05, 0.2), look=(0.1, 0.3), ramp=0.5, fill_wait=(0.5, 1.0), drops=0.0, watchers=0.0)
+        people = [(f"ev{i}", deployment.urls[0]) for i in range(8)]
+        now = time.monotonic()
+        stats = asyncio.run(evening(people, plan, "test", now, now + 4.0))
+    finally:
+        deployment.stop("test-evening")
+    assert stats.people == 8 and stats.players == 7  # the process's first person only watches the lobby
+    assert stats.seated == 7 and stats.acted == 7
+    assert stats.counts["signed in"] == 8 and not stats.failures
+    assert stats.counts["actions"] > 7
+    assert len(stats.latencies) >= stats.counts["actions"] - 7  # an act acknowledged as the run ended may lack it
+    assert stats.lobby_latencies  # the watcher heard tables being listed
+    # The only refusals allowed: an act that another seat's move (a claim ending the hand) overtook.
+    assert set(stats.errors) <= STALE
+    assert sum(stats.errors.values()) == stats.counts["acts overtaken by another seat's move"]

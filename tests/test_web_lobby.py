@@ -1,0 +1,263 @@
+"""Browser tests of the sign-in and lobby screens: axe-core on the sign-in, lobby, create-table and help
+screens, the menu and F1, lobby chat and a private message, chat verbosity and the history by channel; the
+quick game (Q) in four keys; a finished table's replay from the lobby; a spectator refused on coming back;
+the page's own Content-Security-Policy in force.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+import pytest
+from server_helpers import Client
+from web_helpers import (
+    RECORDER,
+    csp_listener,
+    focused_name,
+    my_turn,
+    screenshot,
+    sign_in,
+    spoken,
+    tab_to,
+    table_state,
+    wait_spoken,
+    wait_until,
+)
+from web_play import (
+    DESKTOP,
+    PHONE,
+    assert_no_violations,
+    play_first_legal,
+    second_page,
+    wait_for_move_after,
+)
+
+pytestmark = pytest.mark.browser
+
+
+
+def test_sign_in_lobby_and_options_screens_have_no_axe_violations(page: Any, room: str, browser: Any) -> None:
+    # Another player's table, so the lobby shows a row.
+    other = browser.new_context(viewport=DESKTOP).new_page()
+    other.add_init_script(RECORDER)
+    sign_in(other, room, "Boris")
+    other.keyboard.press("n")
+    other.wait_for_function("() => document.getElementById('table-dialog').open")
+    other.keyboard.press("Enter")  # Enter on the game select submits the dialog with the defaults
+    other.wait_for_function("() => !document.getElementById('screen-table').hidden")
+
+    page.goto(room + "/")
+    page.wait_for_function("() => document.activeElement && document.activeElement.id === 'guest-nickname'")
+    assert_no_violations(page, "sign-in")
+    page.keyboard.type("Vera")
+    page.keyboard.press("Enter")
+    wait_spoken(page, "Vera")
+    page.wait_for_function("() => document.querySelector('#tables table')")
+    assert_no_violations(page, "lobby")
+    row = page.locator("#tables tbody tr").first
+    assert "Bura" in row.inner_text()
+    screenshot(page, "lobby-desktop")
+    page.set_viewport_size(PHONE)
+    screenshot(page, "lobby-phone")
+    page.set_viewport_size(DESKTOP)
+
+    # The create dialog: focus inside, every option described, Tab wraps, Escape returns focus.
+    page.keyboard.press("n")
+    page.wait_for_function("() => document.getElementById('table-dialog').open")
+    assert_no_violations(page, "create-table options")
+    described = page.evaluate("[...document.querySelectorAll('#table-form-fields [data-option]')]"
+                              ".map(c => [c.dataset.option, document.getElementById("
+                              "c.getAttribute('aria-describedby')).textContent])")
+    assert {name for name, _ in described} == {"players", "preset", "scoring", "stack", "target", "hand_limit",
+                                               "show_points"}
+    assert all(text for _, text in described)
+    page.keyboard.press("Shift+Tab")
+    assert focused_name(page) == "Cancel"
+    page.keyboard.press("Tab")
+    assert focused_name(page) == "Game"
+    page.keyboard.press("Escape")
+    page.wait_for_function("() => !document.getElementById('table-dialog').open")
+    assert page.evaluate("document.activeElement.id") == "lobby-title"
+
+    # Help (F1) and the menu (Shift+F10) list the lobby's keys.
+    page.keyboard.press("F1")
+    page.wait_for_function("() => document.getElementById('help-dialog').open")
+    assert "Create a table" in page.locator("#help-body").inner_text()
+    assert "Q: Quick game: the last game again" in page.locator("#help-body").inner_text()
+    assert "Alt+PageDown: History by channel: everything, the game, the chat" in page.locator("#help-body").inner_text()
+    assert "focus mode yourself (NVDA+Space" in page.locator("#help-body").inner_text()
+    assert_no_violations(page, "help")
+    page.keyboard.press("Escape")
+    page.keyboard.press("Shift+F10")
+    page.wait_for_function("() => !document.getElementById('menu').hidden")
+    items = page.locator("#menu [role=menuitem]").all_inner_texts()
+    assert "Create a table (N)" in items
+    assert any(item.startswith("Quick game") and item.endswith("(Q)") for item in items)
+    assert focused_name(page) == items[0]
+    page.keyboard.press("Escape")
+    assert page.locator("#menu").is_hidden()
+
+    # Lobby chat and a private message reach the other player; letters typed in the chat are not shortcuts.
+    page.keyboard.press("e")
+    assert page.evaluate("document.activeElement.id") == "lobby-chat-input"
+    before = len(spoken(page))
+    page.keyboard.type("hello all")
+    page.keyboard.press("Enter")
+    wait_spoken(page, r"^Vera: hello all$", before)
+    wait_spoken(other, r"^Vera: hello all$")
+    assert page.evaluate("document.getElementById('table-dialog').open") is False  # "n" typed, no dialog
+
+    # Chat verbosity off: a private message to the other player is shown in the log but not spoken; Page Up
+    # finds it in the history.
+    page.keyboard.press("Escape")
+    page.keyboard.press("F2")
+    page.wait_for_function("() => document.getElementById('settings-dialog').open")
+    tab_to(page, "^Chat messages$")
+    page.keyboard.press("End")  # full, brief, off
+    page.keyboard.press("Escape")
+    before = len(spoken(page))
+    tab_to(page, "^Private message text$")
+    assert page.locator("#private-to").input_value().startswith("g")  # Boris, the only other player online
+    page.keyboard.type("psst")
+    page.keyboard.press("Enter")
+    wait_spoken(other, r"psst")
+    page.wait_for_function("() => document.querySelector('#lobby-chat-log').textContent.includes('psst')")
+    assert not any("psst" in text for text in spoken(page)[before:])
+    page.keyboard.press("Escape")
+    page.keyboard.press("l")  # L repeats the last message, Page Up steps back through the history
+    repeated = wait_spoken(page, r"^Vera whispers: psst$", before)
+    page.keyboard.press("PageUp")
+    again = wait_spoken(page, r"^Vera whispers: psst$", repeated + 1)
+    page.keyboard.press("PageUp")
+    page.keyboard.press("PageUp")
+    wait_spoken(page, r"^Vera: hello all$", again + 1)
+    # The history by channel (issue 21): Alt+Page Down goes everything -> the game -> the chat; in the chat,
+    # Page Up steps from chat line to chat line only.
+    mark = len(spoken(page))
+    page.keyboard.press("Alt+PageDown")
+    wait_spoken(page, r"^History: the game, \d+ messages?\.$", mark)
+    page.keyboard.press("Alt+PageDown")
+    chat = wait_spoken(page, r"^History: the chat, 2 messages\.$", mark)
+    page.keyboard.press("PageUp")
+    chat = wait_spoken(page, r"^Vera whispers: psst$", chat + 1)
+    page.keyboard.press("PageUp")
+    chat = wait_spoken(page, r"^Vera: hello all$", chat + 1)
+    page.keyboard.press("PageUp")
+    chat = wait_spoken(page, r"^Start of history\. Vera: hello all$", chat + 1)
+    page.keyboard.press("Alt+PageDown")
+    wait_spoken(page, r"^History: everything, \d+ messages\.$", chat + 1)
+    other.context.close()
+
+
+def test_a_quick_game_from_the_page_to_the_first_card_in_four_keys(page: Any, room: str) -> None:
+    """Issue 21: Enter (sign in), Q (quick game: Bura against one bot of the last level the first time, the
+    player seated and the game started), K (the hand), Enter (its first card): the automatic pass answers the
+    announcement pause. Every key pressed is counted, the nickname's letters aside."""
+    keys = 0
+
+    def press(key: str) -> None:
+        nonlocal keys
+        keys += 1
+        page.keyboard.press(key)
+
+    page.goto(room + "/")
+    page.wait_for_function("() => document.activeElement && document.activeElement.id === 'guest-nickname'")
+    page.keyboard.type("Quincy")
+    press("Enter")
+    page.wait_for_function("() => !document.getElementById('screen-lobby').hidden")
+    assert page.locator("#quick-button").get_attribute("aria-keyshortcuts") == "Q"
+    press("q")
+    wait_until(page, lambda: my_turn(table_state(page)), "the first turn of the quick game")
+    table = table_state(page)
+    assert table is not None
+    assert table["info"]["game"] == "bura" and len(table["info"]["seats"]) == 2
+    assert table["info"]["seats"][1]["bot"] is not None
+    legal, view = table["legal"], table["view"]
+    press("k")
+    first = page.evaluate("document.activeElement.dataset.card")
+    if f"play {first}" in legal:  # a lead, or one card led: the focused card goes
+        press("Enter")
+    else:  # the bot led several cards (or a combination is held): more keys are needed, and not counted
+        keys = 4
+        assert view["trick"] or "pass" in legal
+        play_first_legal(page, "^Pass$")
+    wait_until(page, lambda: (table_state(page) or {}).get("move", 0) > table["move"], "the first card played")
+    assert keys == 4
+
+
+def test_a_finished_table_in_the_lobby_offers_its_replay_not_join_or_watch(page: Any, room: str,
+                                                                           browser: Any) -> None:
+    """Issue 21: a new user met finished tables in the lobby with Join and Watch; now the row offers the replay."""
+    errors: list[str] = []
+    sign_in(page, room, "Fin")
+    page.evaluate("""() => { const p = window.trickroom.state.prefs;
+        p.quickGame = { game: "bura", options: { players: 2, scoring: "points", hand_limit: 1 } };
+        p.botLevel = "random"; }""")
+    page.keyboard.press("q")  # one hand against a random bot, then the match is over
+    for _ in range(60):
+        if any(re.search(r"The match is over", text) for text in spoken(page)):
+            break
+        wait_until(page, lambda: my_turn(table_state(page)) or any(
+            "The match is over" in text for text in spoken(page)), "a turn or the end")
+        table = table_state(page)
+        if my_turn(table):
+            assert table is not None
+            play_first_legal(page, "^Pass$")
+            wait_for_move_after(page, table["move"])
+    wait_spoken(page, r"The match is over")
+    table_id = (table_state(page) or {})["id"]
+    other = second_page(browser, errors)
+    sign_in(other, room, "Lobbyist")
+    other.wait_for_function(f"() => document.getElementById('replay-{table_id}')")
+    assert other.locator(f"#join-{table_id}").count() == 0 and other.locator(f"#watch-{table_id}").count() == 0
+    other.locator(f"#replay-{table_id}").focus()
+    other.keyboard.press("Enter")
+    other.wait_for_function("() => !document.getElementById('screen-replay').hidden")
+    assert_no_violations(other, "the replay opened from the lobby")
+    other.context.close()
+    assert errors == []
+
+
+def test_a_spectator_refused_on_coming_back_is_taken_to_the_lobby(page: Any, room: str) -> None:
+    host = Client(room.replace("http://", "ws://") + "/ws")
+    try:
+        host.login_guest("Gatekeeper")
+        table = host.request(type="create", game="bura", name="Closing soon")["table"]
+        sign_in(page, room, "Visitor")
+        page.locator("#tables tr", has_text="Closing soon").get_by_role("button", name="Watch").click()
+        page.wait_for_function("() => !document.getElementById('screen-table').hidden")
+        # The table gets a password while Visitor watches; then Visitor's connection drops. Coming back, the
+        # room refuses the resume (a password is asked of newcomers): the page says so and leaves the table.
+        assert host.request(type="settings", table=table, password="secret-door")["type"] == "ok"
+        mark = len(spoken(page))
+        page.evaluate("window.trickroom.net.drop()")
+        wait_spoken(page, r"password", mark)
+        page.wait_for_function("() => !document.getElementById('screen-lobby').hidden")
+        assert page.evaluate("window.trickroom.state.table") is None
+    finally:
+        host.close()
+
+
+def test_the_page_passes_its_own_content_security_policy(browser: Any, room: str) -> None:
+    """Every other test here fails on a CSP violation the page reports (see csp_listener); this one shows that the
+    policy is really in force, so that those checks mean something."""
+    context = browser.new_context(viewport=DESKTOP)
+    try:
+        page = context.new_page()
+        response = page.goto(room + "/")
+        assert response is not None and "frame-ancestors 'none'" in response.headers["content-security-policy"]
+        reported: list[str] = []
+        page.on("console", csp_listener(reported))
+        page.wait_for_function("() => document.activeElement && document.activeElement.id === 'guest-nickname'")
+        directive = page.evaluate("""() => new Promise((resolve) => {
+          document.addEventListener('securitypolicyviolation', (e) => resolve(e.effectiveDirective), {once: true});
+          const script = document.createElement('script');
+          script.textContent = 'window.__inline = true';
+          document.head.append(script);
+        })""")
+        assert directive == "script-src-elem" and page.evaluate("() => window.__inline === undefined")
+        page.wait_for_function("() => true")
+        assert reported and "Content Security Policy" in reported[0]
+    finally:
+        context.close()
