@@ -23,13 +23,16 @@ browser-deps:
 		  echo "Could not install chromium: browser tests will be skipped (or fail under TRICKROOM_REQUIRE_SERVICES)."; }
 
 lint: $(STAMP)
-	$(BIN)/ruff check trickroom tests bench
+	$(BIN)/ruff check trickroom tests bench tools
 
 typecheck: $(STAMP)
 	$(BIN)/mypy
 
+# The tests run in TEST_WORKERS processes (one per core here), a test file per process at a time: a file's
+# module fixtures (a room, a browser) are made once. TEST_WORKERS=0 runs them in this process, one by one.
+TEST_WORKERS ?= 2
 pytest: $(STAMP) browser-deps
-	$(BIN)/pytest -q
+	$(BIN)/pytest -q $(if $(filter 0,$(TEST_WORKERS)),,-n $(TEST_WORKERS) --dist loadfile)
 
 test: lint typecheck pytest
 

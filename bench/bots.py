@@ -1,6 +1,6 @@
 """How much the hard level searches in its budget: worlds per decision and decision times, per game.
 
-    .venv/bin/python bench/bots.py [--budget SECONDS] [--decisions N] [--seed S]
+    .venv/bin/python bench/bots.py [--budget SECONDS] [--decisions N] [--seed S] [--game G] [--engine-playouts]
 
 Plays hard against normal seats (2-player Bura, then Mpourloto with hard on team 0) and prints, over the hard
 seats' decisions that had a real choice, the median and 95th percentile of the wall time and of the worlds
@@ -16,7 +16,8 @@ import argparse
 import os
 import time
 
-from trickroom.bots import DEFAULT_BUDGETS, make_bot
+from trickroom.bots import HARD_BUDGET, make_bot
+from trickroom.bots import mpourloto as mpourloto_bots
 from trickroom.bots.hard import HardBot
 from trickroom.bots.stats import percentile
 from trickroom.games import events_for, load_game
@@ -24,7 +25,7 @@ from trickroom.games import events_for, load_game
 
 def measure(game_name: str, options: dict[str, object], budget: float, decisions: int, seed: int) -> str:
     game = load_game(game_name, **options)
-    hard_seats = {0} if game_name == "bura" else {0, 2}
+    hard_seats = set(game.teams[0]) if game.teams else {0}  # one seat, or one team
     times: list[float] = []
     worlds: list[int] = []
     cpu_per_world: list[float] = []
@@ -54,13 +55,21 @@ def measure(game_name: str, options: dict[str, object], budget: float, decisions
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--budget", type=float, default=DEFAULT_BUDGETS["hard"])
+    parser.add_argument("--budget", type=float, default=HARD_BUDGET)
     parser.add_argument("--decisions", type=int, default=40)
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--game", choices=("bura", "mpourloto"), help="only this game (default: both)")
+    parser.add_argument("--engine-playouts", action="store_true",
+                        help="Mpourloto: play the card-play playouts on the engine, not the light simulator "
+                             "(the search before 2026-12-01), to compare the two")
     args = parser.parse_args()
+    if args.engine_playouts:
+        mpourloto_bots.LIGHT_PLAYOUTS = False
     print(f"hard level, budget {args.budget} s, load average {os.getloadavg()[0]:.2f}")
-    print(measure("bura", {"players": 2}, args.budget, args.decisions, args.seed))
-    print(measure("mpourloto", {}, args.budget, args.decisions, args.seed))
+    if args.game in (None, "bura"):
+        print(measure("bura", {"players": 2}, args.budget, args.decisions, args.seed))
+    if args.game in (None, "mpourloto"):
+        print(measure("mpourloto", {}, args.budget, args.decisions, args.seed))
 
 
 if __name__ == "__main__":
