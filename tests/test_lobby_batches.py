@@ -185,6 +185,8 @@ def test_a_snapshot_that_already_shows_someone_arriving_does_not_say_it_again() 
         assert [m["text"] for m in heard(early)] == ["Lou comes in.", "Eve comes in."]
         assert [m["text"] for m in heard(late)] == ["Eve comes in."]
 
+    asyncio.run(scenario())
+
 
 def test_a_batch_is_encoded_once_for_everyone_who_hears_the_same(monkeypatch: pytest.MonkeyPatch) -> None:
     from trickroom.server import connection
@@ -237,5 +239,37 @@ def test_a_snapshot_shows_each_table_as_it_is_now_in_the_readers_language() -> N
         await lobby.on_lobby(listing("t5", 1))
         assert [e["taken"] for e in lobby.snapshot(anna)["tables"]] == [1]
         assert [e["taken"] for e in lobby.snapshot(olga)["tables"]] == [1]
+
+    asyncio.run(scenario())
+
+
+def test_a_snapshot_frame_is_the_snapshot_joined_from_parts_encoded_once() -> None:
+    """The frame each person coming back to the lobby gets (``snapshot_frame``) says what ``snapshot`` says, in
+    the reader's language, with the private tables only for those who may see them, as the lobby is now; each
+    entry is encoded once per language while its listing stands, the people once until someone comes or goes."""
+    async def scenario() -> None:
+        room, clock = FakeRoom(), Clock()
+        lobby = Lobby(cast(Room, room), clock=lambda: clock.now, sleep=clock.sleep)
+        anna, olga = connect(room, "g1", "Anna", 2), connect(room, "g2", "Olga", 2, lang="ru")
+        lobby.set_online(cast(dict[str, Any], anna.user))
+        await lobby.on_lobby(listing("t5", 0))
+        await lobby.on_lobby(listing("t6", 1, visible_to=["g2"]))  # only Olga sees this one
+        for conn in (anna, olga):
+            frame = json.loads(lobby.snapshot_frame(conn, re=7))
+            expected = json.loads(json.dumps(lobby.snapshot(conn)))
+            assert frame["seq"] == expected["seq"] - 1 and frame["re"] == 7
+            assert {k: v for k, v in frame.items() if k not in ("seq", "re")} == \
+                {k: v for k, v in expected.items() if k != "seq"}
+        assert [e["id"] for e in json.loads(lobby.snapshot_frame(anna))["tables"]] == ["t5"]
+        assert [(e["id"], e["title"]) for e in json.loads(lobby.snapshot_frame(olga))["tables"]] == [
+            ("t5", "Бура"), ("t6", "Бура")]
+        users, entry = lobby.users_part(), lobby.listings["t5"]["encoded"]["en"]
+        lobby.snapshot_frame(anna)
+        assert lobby.users_part() is users and lobby.listings["t5"]["encoded"]["en"] is entry  # not made again
+        await lobby.on_lobby(listing("t5", 2))  # before the batch: a snapshot is the lobby as it is now
+        assert [e["taken"] for e in json.loads(lobby.snapshot_frame(anna))["tables"]] == [2]
+        await lobby.on_lobby({"kind": "presence", "user": olga.user, "online": True})
+        assert [u["name"] for u in json.loads(lobby.snapshot_frame(anna))["users"]] == ["Anna", "Olga"]
+        assert lobby.fresh[anna.id] == frozenset({"g1", "g2"})
 
     asyncio.run(scenario())

@@ -563,12 +563,18 @@ def encode(message: Mapping[str, Any]) -> str:
     It cannot fail on text: a lone surrogate, which UTF-8 cannot hold and the door refuses (``bad_text``), becomes
     U+FFFD here if a bug ever lets one through, and is logged. A value JSON cannot hold raises :class:`FrameError`.
     """
+    return encode_part(message, str(message.get("type"))[:20])
+
+
+def encode_part(value: object, what: str) -> str:
+    """Any part of a frame (a message, or a list that several frames share) as :func:`encode` makes it; ``what``
+    names it in the error."""
     try:
-        frame = json.dumps(message, ensure_ascii=False, separators=(",", ":"), allow_nan=False)
+        frame = json.dumps(value, ensure_ascii=False, separators=(",", ":"), allow_nan=False)
     except (TypeError, ValueError, RecursionError) as exc:
-        raise FrameError(f"cannot encode a {str(message.get('type'))[:20]!r} message: {exc}") from None
+        raise FrameError(f"cannot encode a {what!r} message: {exc}") from None
     if not frame.isascii() and SURROGATE.search(frame):
-        log.error("a %s message held a lone surrogate; sent as U+FFFD", str(message.get("type"))[:20])
+        log.error("a %s message held a lone surrogate; sent as U+FFFD", what)
         frame = SURROGATE.sub("\ufffd", frame)
     return frame
 

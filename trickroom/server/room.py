@@ -37,6 +37,7 @@ from trickroom.server.protocol import (
     ClientMessage,
     Message,
     ProtocolError,
+    encode,
     number_in,
     user_summary,
 )
@@ -81,6 +82,7 @@ class Room:
             free=settings.table_password_free, base=settings.login_backoff_seconds, cap=settings.login_backoff_max,
             target_alarm=settings.table_password_alarm))
         self._conn_ids = itertools.count(1)
+        self._hello: tuple[list[str], str] | None = None  # (the nodes it named, its frame): hello_frame
 
     # Start and stop
 
@@ -124,14 +126,23 @@ class Room:
         conn = Connection(id=f"{self.settings.node_id}/c{next(self._conn_ids)}", address=address)
         self.connections[conn.id] = conn
         metrics.CONNECTIONS.inc()
-        s = self.settings
-        conn.send(Hello(type="hello", protocol=PROTOCOL_VERSION, protocols=list(PROTOCOLS), server=SERVER_NAME,
-                        games=self.games(),
-                        bot_levels=self.bot_levels(), node=s.node_id, nodes=list(self.node_urls),
-                        timer=TimerLimits(min=s.timer_minimum, max=s.timer_maximum),
-                        limits=Limits(max_message_bytes=s.max_message_bytes, max_frame_bytes=s.max_frame_bytes,
-                                      messages_per_second=s.messages_per_second, chat_length=s.chat_length)))
+        conn.send_frame(self.hello_frame())
         return conn
+
+    def hello_frame(self) -> str:
+        """The hello, the same for every connection while the room's nodes stay the same, encoded once: it lists
+        every game's options in every language, and made again for each of 3000 people signing in it was a tenth
+        of the server's time."""
+        nodes = list(self.node_urls)
+        if self._hello is None or self._hello[0] != nodes:
+            s = self.settings
+            hello = Hello(type="hello", protocol=PROTOCOL_VERSION, protocols=list(PROTOCOLS), server=SERVER_NAME,
+                          games=self.games(), bot_levels=self.bot_levels(), node=s.node_id, nodes=nodes,
+                          timer=TimerLimits(min=s.timer_minimum, max=s.timer_maximum),
+                          limits=Limits(max_message_bytes=s.max_message_bytes, max_frame_bytes=s.max_frame_bytes,
+                                        messages_per_second=s.messages_per_second, chat_length=s.chat_length))
+            self._hello = (nodes, encode(hello))
+        return self._hello[1]
 
     async def close(self, conn: Connection) -> None:
         self.connections.pop(conn.id, None)

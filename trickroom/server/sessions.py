@@ -184,7 +184,7 @@ class FrontDoor:
         conn.send(replying(welcome, re))
         if first and not elsewhere:
             await room.lobby.presence(user, True)
-        conn.send(room.lobby.snapshot(conn))
+        room.lobby.send_snapshot(conn)
         await room.moderator.signed_in(conn)  # the message of the day; a moderator's waiting reports
         metrics.PLAYERS_ONLINE.set(len(room.by_user))
 
