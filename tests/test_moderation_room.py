@@ -307,6 +307,24 @@ def test_every_moderator_action_lands_in_the_audit_log_and_admins_read_it(room: 
     assert said(guest(node.url, "Finn", "192.0.2.4"), type="motd") == "Message of the day: Be kind."
 
 
+def test_a_moderator_whose_role_is_revoked_hears_no_more_reports(room: Room) -> None:
+    """``trickroom admin revoke`` writes the database only (a single node has no channel from the command line):
+    the room reads the roles again before it hands a report on, not at the moderator's next sign-in."""
+    node = room.node()
+    moe, mia = moderator(room, node.url, "Moe"), moderator(room, node.url, "Mia")
+    for mod in (moe, mia):
+        assert mod.wait(type="moderator")["roles"] == ["moderator"]
+    assert mia.user is not None
+    assert room.run(lambda m, s: m.revoke_role(int(mia.user["id"][1:]), "moderator", ROOT))
+    reporter = guest(node.url, "Cara", "192.0.2.2")
+    guest(node.url, "Hana", "192.0.2.1")
+    assert reporter.request(type="report", user="Hana", reason="rude")["type"] == "reported"
+    assert moe.wait(type="report")["report"]["text"] == "Cara reported Hana: rude"
+    assert mia.request(type="lobby")["type"] == "lobby"  # answered after any report the room sent her
+    assert [m for m in mia.history if m.get("type") == "report"] == []
+    assert mia.request(type="reports")["code"] == "not_moderator"
+
+
 def test_an_ignored_player_is_never_heard_at_a_table_nor_in_private(room: Room) -> None:
     node = room.node()
     anna, boris, cara = guest(node.url, "Anna"), guest(node.url, "Boris"), guest(node.url, "Cara")

@@ -425,19 +425,28 @@ class ModeratorDesk:
 
     # The bus
 
-    def local_moderators(self) -> list[Connection]:
+    async def local_moderators(self) -> list[Connection]:
+        """This node's moderators' connections, their roles read again: a role revoked with ``trickroom admin
+        revoke`` (which cannot reach a node that has no Redis) ends here, at the next report or moderators' line,
+        not at their next sign-in. Moderators are few and reports rare: a read each is cheap."""
+        for uid in list(self.moderators):
+            roles = frozenset(await self.moderation.roles_of(int(uid[1:])))
+            if roles & MODERATOR_ROLES:
+                self.moderators[uid] = roles
+            else:
+                del self.moderators[uid]
         return [conn for uid in self.moderators for conn in self.room.by_user.get(uid, ())]
 
     async def on_bus(self, payload: Message) -> None:
         news = cast(News, payload)  # published by this module (a close by `trickroom admin ban` too)
         if news["kind"] == "report":
-            for conn in self.local_moderators():
+            for conn in await self.local_moderators():
                 entry = self.report_entry(news["report"], conn.lang)
                 conn.send(ReportArrived(type="report", report=entry,
                                         text=translate("report.new", conn.lang, sentence=entry["text"])))
         elif news["kind"] == "moderators":
             sender, said = news["from"], news["message"]
-            for conn in self.local_moderators():
+            for conn in await self.local_moderators():
                 line: ModeratorsLine = {"type": "moderators", "from": sender, "message": said,
                                         "text": translate("moderators.line", conn.lang, name=sender["name"],
                                                           message=said)}
