@@ -113,6 +113,7 @@ def create_app(settings: Settings, bus: Bus | None = None) -> Starlette:
         if not metrics_allowed(settings, client, request.headers.get("authorization")):
             lang = request_language({k.encode("latin-1"): v.encode("latin-1") for k, v in request.headers.items()})
             return PlainTextResponse(translate("http.metrics_forbidden", lang) + "\n", status_code=403)
+        room.ownership.count_tables()  # (by status: counted when asked, not at each of a table's changes)
         return Response(generate_latest(), media_type=CONTENT_TYPE_LATEST)
 
     async def fallback(request: Request) -> Response:

@@ -243,7 +243,9 @@ class Ownership:
         self.count_tables()
 
     def count_tables(self) -> None:
-        counts = Counter(table.status for table in self.tables.values())  # one pass: it runs at every listing
+        """The tables by status, for /metrics: counted when a table comes or goes and when /metrics is read (at
+        each listing change, it was 2% of the server's time with a thousand tables)."""
+        counts = Counter(table.status for table in self.tables.values())
         for status in (WAITING, PLAYING, PAUSED, FINISHED):
             metrics.TABLES.labels(status).set(counts[status])
 

@@ -215,7 +215,6 @@ class Room:
         return [level for level in LEVELS if self.bot_level_available(level)]
 
     async def publish_listing(self, table: Table) -> None:
-        self.ownership.count_tables()
         await self.lobby.publish_listing(table)
 
     async def close_table(self, table: Table) -> None:
