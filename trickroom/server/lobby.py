@@ -91,7 +91,8 @@ class Lobby:
         self.batcher: asyncio.Task[None] | None = None
         # Connections that got a snapshot since the last batch, and who was online in it.
         self.fresh: dict[str, frozenset[str]] = {}
-        self.users_json: tuple[list[str], frozenset[str]] | None = None  # everyone online, encoded: users_part
+        self.user_json: dict[str, str] = {}  # user id -> their summary encoded, while they are online
+        self.users_json: tuple[str, frozenset[str]] | None = None  # everyone online, encoded: users_part
 
     def stop(self) -> None:
         if self.batcher is not None:
@@ -111,12 +112,14 @@ class Lobby:
             self.names.remove(old["name"])
         self.online[user["id"]] = user
         self.names.add(user["name"])
+        self.user_json.pop(user["id"], None)
         self.users_json = None
 
     def set_offline(self, uid: str) -> None:
         old = self.online.pop(uid, None)
         if old is not None:
             self.names.remove(old["name"])
+            self.user_json.pop(uid, None)
             self.users_json = None
 
     def name_online(self, name: str) -> bool:
@@ -181,7 +184,7 @@ class Lobby:
         users, online = self.users_part()
         self.fresh[conn.id] = online
         head = encode({"type": "lobby", "seq": self.seq} | ({} if re is None else {"re": re}))
-        return f'{head[:-1]},"users":[{",".join(users)}],"tables":[{tables}]}}'
+        return f'{head[:-1]},"users":[{users}],"tables":[{tables}]}}'
 
     def entry_json(self, listing: Message, lang: str) -> str:
         encoded: dict[str, str] = listing.setdefault("encoded", {})
@@ -190,12 +193,16 @@ class Lobby:
             found = encoded[lang] = encode_part(self.render_listing(listing, lang), "lobby")
         return found
 
-    def users_part(self) -> tuple[list[str], frozenset[str]]:
-        """Everyone online as the snapshot lists them (by name, each encoded), and their ids; made again only
-        after someone comes or goes."""
+    def users_part(self) -> tuple[str, frozenset[str]]:
+        """Everyone online as the snapshot lists them (by name), encoded, and their ids: joined again after
+        someone comes or goes, from each person's summary encoded once while they stay."""
         if self.users_json is None:
+            encoded = self.user_json
+            for uid, user in self.online.items():
+                if uid not in encoded:
+                    encoded[uid] = encode_part(user, "lobby")
             users = sorted(self.online.values(), key=lambda u: u["name"])
-            self.users_json = ([encode_part(user, "lobby") for user in users], frozenset(self.online))
+            self.users_json = (",".join(encoded[user["id"]] for user in users), frozenset(self.online))
         return self.users_json
 
     def send_snapshot(self, conn: Connection, re: Any = None) -> None:
