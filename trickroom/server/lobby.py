@@ -63,6 +63,10 @@ def visible(listing: Message, uid: str) -> bool:
     return listing["visible_to"] is None or uid in listing["visible_to"]
 
 
+# What one connection hears of a batch (Lobby.view_of): tables listed, tables unlisted, presence, the frame's key.
+View = tuple[list[TableEntry], list[str], list[PresenceChange], tuple[object, ...]]
+
+
 @dataclass
 class Pending:
     """The lobby's changes since the last batch: each table's listing now (None: unlisted) and before them, each
@@ -303,37 +307,34 @@ class Lobby:
         changed = {uid for uid, (_, online) in pending.presence.items() if online != pending.was_online[uid]}
         rendered: dict[tuple[str, str], TableEntry] = {}  # (table, language): said once for everyone
         said: dict[str, list[PresenceChange]] = {}  # language: the people's comings and goings
+        # What a follower hears depends on their language only, unless a private table changed, their snapshot
+        # came since the last batch, or their own presence changed: such "plain" followers share one view per
+        # language (at 3000 people, working it out for each of them was most of a batch's time).
+        public = all(listing is None or listing["visible_to"] is None for listing in pending.listings.values()) and \
+            all(before is None or before["visible_to"] is None for before in pending.before.values())
+        plain: dict[str, View] = {}
         frames = Frames()
         for conn in self.room.connections.values():
             if conn.user is None or not conn.follows_lobby:
                 continue
-            uid, lang, in_snapshot = conn.user["id"], conn.lang, fresh.get(conn.id)
-            snapshot_since = in_snapshot is not None
-            listed: list[TableEntry] = []
-            unlisted: list[str] = []
-            for table_id, listing in pending.listings.items():
-                before = pending.before.get(table_id)
-                if listing is not None and visible(listing, uid):
-                    if (table_id, lang) not in rendered:
-                        rendered[table_id, lang] = self.render_listing(listing, lang)
-                    listed.append(rendered[table_id, lang])
-                elif snapshot_since or (before is not None and visible(before, uid)):
-                    unlisted.append(table_id)
+            uid, lang = conn.user["id"], conn.lang
             if lang not in said:
                 said[lang] = [PresenceChange(user=cast(UserSummary, user), online=online,
                                              text=translate("lobby.arrives" if online else "lobby.leaves", lang,
                                                             name=user["name"]))
                               for user, online in pending.presence.values()]
-            # Nobody hears of someone arriving whom their snapshot already showed (or leaving whom it did not).
-            presence = [change for change in said[lang] if change["user"]["id"] != uid and (
-                (change["user"]["id"] in in_snapshot) != change["online"] if in_snapshot is not None
-                else change["user"]["id"] in changed)]
+            if public and conn.id not in fresh and uid not in pending.presence:
+                view = plain.get(lang)
+                if view is None:
+                    view = plain[lang] = self.view_of(conn, pending, None, changed, rendered, said[lang])
+            else:
+                view = self.view_of(conn, pending, fresh.get(conn.id), changed, rendered, said[lang])
+            listed, unlisted, presence, key = view
             if not (listed or unlisted or presence):
                 continue
             # Connections that hear the same (the same language, tables and people) get the same frame, encoded
             # once (the entries are known by table, said once per language; the changes by person).
             if conn.protocol >= 2:
-                key = (lang, tuple(e["id"] for e in listed), tuple(unlisted), tuple(c["user"]["id"] for c in presence))
                 frames.send(conn, LobbyBatch(type="lobby_batch", seq=seq, listed=listed, unlisted=unlisted,
                                              presence=presence), key)
                 continue
@@ -344,6 +345,29 @@ class Lobby:
                 frames.send(conn, TableListed(type="table_listed", seq=seq, entry=entry), ("listed", lang, entry["id"]))
             for table_id in unlisted:
                 frames.send(conn, TableUnlisted(type="table_unlisted", seq=seq, id=table_id), ("unlisted", table_id))
+
+    def view_of(self, conn: Connection, pending: Pending, in_snapshot: frozenset[str] | None, changed: set[str],
+                rendered: dict[tuple[str, str], TableEntry], said: list[PresenceChange]) -> View:
+        """What ``conn`` hears of a batch: the tables listed (entries in its language) and unlisted, the people's
+        comings and goings, and the key of the frame it shares with everyone who hears the same."""
+        assert conn.user is not None
+        uid, lang, snapshot_since = conn.user["id"], conn.lang, in_snapshot is not None
+        listed: list[TableEntry] = []
+        unlisted: list[str] = []
+        for table_id, listing in pending.listings.items():
+            before = pending.before.get(table_id)
+            if listing is not None and visible(listing, uid):
+                if (table_id, lang) not in rendered:
+                    rendered[table_id, lang] = self.render_listing(listing, lang)
+                listed.append(rendered[table_id, lang])
+            elif snapshot_since or (before is not None and visible(before, uid)):
+                unlisted.append(table_id)
+        # Nobody hears of someone arriving whom their snapshot already showed (or leaving whom it did not).
+        presence = [change for change in said if change["user"]["id"] != uid and (
+            (change["user"]["id"] in in_snapshot) != change["online"] if in_snapshot is not None
+            else change["user"]["id"] in changed)]
+        key = (lang, tuple(e["id"] for e in listed), tuple(unlisted), tuple(c["user"]["id"] for c in presence))
+        return listed, unlisted, presence, key
 
     # Finding people
 
