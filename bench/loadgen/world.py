@@ -12,6 +12,7 @@ import random
 import resource
 import time
 from collections import Counter
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -76,10 +77,11 @@ class World:
         self.loop = asyncio.get_running_loop()
         self.people: list[Person] = []
 
-    async def watch_loop(self, end_at: float) -> None:
-        """Measure the generator's own lateness (a tick every 50 ms) and time out unanswered requests."""
+    async def watch_loop(self, end_at: float, done: Callable[[World], bool] | None = None) -> None:
+        """Measure the generator's own lateness (a tick every 50 ms) and time out unanswered requests, until
+        ``end_at`` or, sooner, until ``done(world)`` holds (checked every tick)."""
         last_sweep = time.monotonic()
-        while self.running and time.monotonic() < end_at:
+        while self.running and time.monotonic() < end_at and not (done is not None and done(self)):
             before = time.monotonic()
             await asyncio.sleep(0.05)
             self.stats.loop_lag.append(max(0.0, time.monotonic() - before - 0.05))
@@ -97,8 +99,10 @@ def raise_file_limit() -> int:
     return hard
 
 
-async def evening(people: list[tuple[str, str]], plan: Plan, seed: str, start_at: float, end_at: float) -> Stats:
-    """``people``: (nickname, websocket address) of each person of this process."""
+async def evening(people: list[tuple[str, str]], plan: Plan, seed: str, start_at: float, end_at: float,
+                  done: Callable[[World], bool] | None = None) -> Stats:
+    """``people``: (nickname, websocket address) of each person of this process. ``done``: the evening ends
+    as soon as it holds of the world, before ``end_at`` (a test's condition, instead of a fixed length)."""
     world = World(plan, seed)
     rng = world.rng
     for offset, (name, url) in enumerate(people):
@@ -109,7 +113,7 @@ async def evening(people: list[tuple[str, str]], plan: Plan, seed: str, start_at
         world.loop.call_at(world.loop.time() + max(0.0, start_at - time.monotonic()) + rng.uniform(0, plan.ramp),
                            person.connect)
     cpu0 = time.process_time()
-    await world.watch_loop(end_at)
+    await world.watch_loop(end_at, done)
     world.running = False
     stats = world.stats
     stats.cpu_seconds = time.process_time() - cpu0
