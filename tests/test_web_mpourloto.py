@@ -25,6 +25,7 @@ from web_play import (
     PLAY,
     add_bots_and_start,
     assert_no_violations,
+    leave_for_the_lobby,
     open_create_dialog,
     press_action,
     wait_for_turn_or,
@@ -93,10 +94,7 @@ def test_mpourloto_hand_by_keyboard_with_bidding_and_meld(page: Any, room: str) 
         melds = [a for a in table["legal"] if a.startswith("meld ")]
         if melds:
             break
-        page.keyboard.press("Shift+F10")  # no meld in this hand: leave from the menu and deal again
-        tab_to(page, r"^Leave the table$", key="ArrowDown")
-        page.keyboard.press("Enter")
-        page.wait_for_function("() => !document.getElementById('screen-lobby').hidden")
+        leave_for_the_lobby(page)  # no meld in this hand: leave from the menu and deal again
     else:
         pytest.fail(f"no meld in 20 hands; last said: {spoken(page)[-20:]}")
 

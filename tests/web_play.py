@@ -49,6 +49,14 @@ def add_bots_and_start(page: Any, bots: int) -> None:
     wait_spoken(page, r"The game begins", start)
 
 
+def leave_for_the_lobby(page: Any) -> None:
+    """Leave the table from the menu (Shift+F10), back to the lobby."""
+    page.keyboard.press("Shift+F10")
+    tab_to(page, r"^Leave the table$", key="ArrowDown")
+    page.keyboard.press("Enter")
+    page.wait_for_function("() => !document.getElementById('screen-lobby').hidden")
+
+
 def press_action(page: Any, pattern: str) -> None:
     """Go to the actions (A) and Tab to the button named like ``pattern``, then press Enter."""
     page.keyboard.press("a")
