@@ -14,7 +14,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from server_helpers import Client, ProcessServer, play_rated_bura_match
+from server_helpers import START_TIMEOUT, Client, ProcessServer, play_rated_bura_match
 from test_terminal import ROOT, TIMEOUT, Driver, actions_of, cards_in, is_actions
 
 
@@ -34,7 +34,7 @@ def room(tmp_path: Path) -> Iterator[str]:
                                 "--db", f"sqlite:///{tmp_path / 'room.sqlite3'}"],
                                cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT)
     try:
-        deadline = time.monotonic() + TIMEOUT
+        deadline = time.monotonic() + START_TIMEOUT
         while True:
             try:
                 socket.create_connection(("127.0.0.1", port), timeout=1).close()

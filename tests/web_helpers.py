@@ -79,7 +79,7 @@ def room_process(db_path: Path, **settings: str) -> Iterator[str]:
                              "--db", f"sqlite:///{db_path}"], cwd=ROOT, env=env, stdout=log, stderr=log)
     base = f"http://127.0.0.1:{port}"
     try:
-        deadline = time.monotonic() + 30
+        deadline = time.monotonic() + 60  # (a cold start of the room can take tens of seconds on a busy machine)
         while True:
             try:
                 with urllib.request.urlopen(f"{base}/health", timeout=1) as response:
