@@ -1,8 +1,9 @@
 """The lobby's fan-out in one process, no sockets: N followers (protocol 2, a third each in en, ru and el) hear a
 batch of 3 listing changes and 2 people coming in; then a lobby of N/3 tables and N people online gives snapshots
 to people coming back from their tables, as the room did before (each snapshot made and encoded whole) and as it
-does now (a frame joined from entries encoded once per listing and language). Prints the CPU each takes (``time.process_time``, so the
-machine's other work does not count). ``nice -n 5 .venv/bin/python bench/fanout.py [N]`` (docs/performance.md)."""
+does now (a frame joined from entries encoded once per listing and language). Prints the CPU each takes
+(``time.process_time``, so the machine's other work does not count).
+``nice -n 5 .venv/bin/python bench/fanout.py [N]`` (docs/performance.md)."""
 
 from __future__ import annotations
 
