@@ -273,3 +273,22 @@ def test_a_snapshot_frame_is_the_snapshot_joined_from_parts_encoded_once() -> No
         assert lobby.fresh[anna.id] == frozenset({"g1", "g2"})
 
     asyncio.run(scenario())
+
+
+def test_the_snapshot_lists_everyone_online_by_name_however_they_came_and_went() -> None:
+    """The order is kept as people come and go (and change their name), not sorted again for each snapshot."""
+    import random
+
+    rng = random.Random(7)
+    room = FakeRoom(settings=Settings(lobby_batch_seconds=0))
+    lobby = Lobby(cast(Room, room), clock=lambda: 0.0)
+    reader = connect(room, "r0", "Reader", 2)
+    for _ in range(300):
+        uid = f"g{rng.randrange(40)}"
+        if uid in lobby.online and rng.random() < 0.5:
+            lobby.set_offline(uid)
+        else:
+            lobby.set_online(user_summary(uid, rng.choice(["Anna", "Boris", "Vera", "Gleb"]) + uid, True))
+        if rng.random() < 0.2:
+            names = [u["name"] for u in json.loads(lobby.snapshot_frame(reader))["users"]]
+            assert names == sorted(u["name"] for u in lobby.online.values())

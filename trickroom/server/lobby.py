@@ -9,6 +9,7 @@ node starts, and the people online are brought up to date at each heartbeat (:me
 from __future__ import annotations
 
 import asyncio
+import bisect
 import contextlib
 import logging
 import math
@@ -96,6 +97,7 @@ class Lobby:
         # Connections that got a snapshot since the last batch, and who was online in it.
         self.fresh: dict[str, frozenset[str]] = {}
         self.user_json: dict[str, str] = {}  # user id -> their summary encoded, while they are online
+        self.by_name: list[tuple[str, str]] = []  # (name, user id) of everyone online, in order
         self.users_json: tuple[str, frozenset[str]] | None = None  # everyone online, encoded: users_part
 
     def stop(self) -> None:
@@ -114,8 +116,10 @@ class Lobby:
         old = self.online.get(user["id"])
         if old is not None:
             self.names.remove(old["name"])
+            self.by_name.remove((old["name"], user["id"]))
         self.online[user["id"]] = user
         self.names.add(user["name"])
+        bisect.insort(self.by_name, (user["name"], user["id"]))
         self.user_json.pop(user["id"], None)
         self.users_json = None
 
@@ -123,6 +127,7 @@ class Lobby:
         old = self.online.pop(uid, None)
         if old is not None:
             self.names.remove(old["name"])
+            del self.by_name[bisect.bisect_left(self.by_name, (old["name"], uid))]
             self.user_json.pop(uid, None)
             self.users_json = None
 
@@ -199,14 +204,12 @@ class Lobby:
 
     def users_part(self) -> tuple[str, frozenset[str]]:
         """Everyone online as the snapshot lists them (by name), encoded, and their ids: joined again after
-        someone comes or goes, from each person's summary encoded once while they stay."""
+        someone comes or goes, in the order kept as they do, from each person's summary encoded once."""
         if self.users_json is None:
-            encoded = self.user_json
-            for uid, user in self.online.items():
-                if uid not in encoded:
-                    encoded[uid] = encode_part(user, "lobby")
-            users = sorted(self.online.values(), key=lambda u: u["name"])
-            self.users_json = (",".join(encoded[user["id"]] for user in users), frozenset(self.online))
+            encoded, online = self.user_json, self.online
+            for uid in online.keys() - encoded.keys():
+                encoded[uid] = encode_part(online[uid], "lobby")
+            self.users_json = (",".join(encoded[uid] for _, uid in self.by_name), frozenset(online))
         return self.users_json
 
     def send_snapshot(self, conn: Connection, re: Any = None) -> None:
