@@ -24,6 +24,11 @@ export function openDialog(dialog, { focus } = {}) {
     dialog.addEventListener("close", () => {
       const target = dialog.returnTo;
       dialog.returnTo = null;
+      // The browser gives focus back as the dialog closes; this event comes later, a task that a busy page runs
+      // after the keys pressed meanwhile (Escape, E, then letters for the chat). Focus moves here only if nothing
+      // holds it, so a player who has gone on never loses a letter to it.
+      const current = document.activeElement;
+      if (current && current !== document.body && !dialog.contains(current)) return;
       if (target && target.isConnected && target.offsetParent !== null) target.focus();
       else document.querySelector("main h2:not([hidden])")?.focus();
     });
