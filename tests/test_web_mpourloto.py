@@ -72,7 +72,7 @@ def test_mpourloto_hand_by_keyboard_with_bidding_and_meld(page: Any, room: str) 
         attempt_start = len(spoken(page))
         choose_meld_table(page)
         hand_start = wait_spoken(page, r"^Hand 1\. ", attempt_start)
-        assert wait_for_turn_or(page, r"^Hand 1:", hand_start)
+        assert wait_for_turn_or(page, r"^Hand 1:", hand_start, hand=1)
         before = len(spoken(page))
         assert table_state(page)["view"]["phase"] == "bidding1"  # type: ignore[index]
         page.keyboard.press("r")  # the server counts the cards still to be dealt: 32 - 4 x 5 - the face-up card
@@ -81,7 +81,7 @@ def test_mpourloto_hand_by_keyboard_with_bidding_and_meld(page: Any, room: str) 
         press_action(page, r"^Accept the trump$")
         wait_spoken(page, r"^You accept (spades|hearts|diamonds|clubs) as trumps\.$", before)
         while True:
-            assert wait_for_turn_or(page, r"^Hand 1:", hand_start)
+            assert wait_for_turn_or(page, r"^Hand 1:", hand_start, hand=1)
             table = table_state(page)
             assert table is not None
             if table["view"]["phase"] == "exchange":
@@ -113,7 +113,7 @@ def test_mpourloto_hand_by_keyboard_with_bidding_and_meld(page: Any, room: str) 
     wait_spoken(page, r"^No stock: all the cards are dealt\.$", before)
 
     played = 0
-    while wait_for_turn_or(page, r"^Hand 1:", hand_start):
+    while wait_for_turn_or(page, r"^Hand 1:", hand_start, hand=1):
         before = len(spoken(page))
         # The hand is marked from the same update as the turn; on a busy machine, let it be drawn first.
         wait_until(page, lambda: page.evaluate("!!document.querySelector('#hand-list .playable')"),

@@ -65,14 +65,15 @@ def press_action(page: Any, pattern: str) -> None:
     page.keyboard.press("Enter")
 
 
-def wait_for_turn_or(page: Any, pattern: str, after: int) -> bool:
+def wait_for_turn_or(page: Any, pattern: str, after: int, hand: int | None = None) -> bool:
     """Wait until it is this player's turn (True) or ``pattern`` is spoken after ``after`` (False).
-    The hand is also over when the table's state already shows a later hand: the state of the next deal can be
-    drawn before the sentence that ends this hand is recorded, and its turn is not a turn of this hand."""
+    The hand is also over when the table's state already shows a later hand than ``hand`` (by default the one
+    it shows now): the state of the next deal can be drawn before the sentence that ends this hand is recorded,
+    and its turn is not a turn of this hand."""
     regex = re.compile(pattern)
     outcome: dict[str, bool] = {}
-    first = table_state(page)
-    hand = ((first or {}).get("view") or {}).get("hand_number")
+    if hand is None:
+        hand = ((table_state(page) or {}).get("view") or {}).get("hand_number")
 
     def ready() -> bool:
         if any(regex.search(span) for text in spoken(page)[after:] for span in spans(text)):
