@@ -24,7 +24,6 @@ from web_helpers import (
     SOUND_SPY,
     dialog_open,
     focused_name,
-    hand_cards_of,
     my_turn,
     run_axe,
     sentences,
@@ -35,7 +34,7 @@ from web_helpers import (
     wait_spoken,
     wait_until,
 )
-from web_play import MINE, second_page
+from web_play import MINE, play_cards, second_page
 
 pytestmark = pytest.mark.browser
 
@@ -93,18 +92,7 @@ def play_one_turn(page: Any) -> None:
         wait_until(page, lambda: (table_state(page) or {}).get("move", 0) > table["move"], "the pass taken")
         return
     play = next(action for action in table["legal"] if action.startswith("play "))
-    cards = play.split()[1:]
-    held = hand_cards_of(page)
-    page.keyboard.press("k")
-    page.keyboard.press("Home")
-    position = 0
-    for index in sorted(held.index(card) for card in cards):
-        for _ in range(index - position):
-            page.keyboard.press("ArrowRight")
-        position = index
-        if len(cards) > 1:
-            page.keyboard.press("Space")
-    page.keyboard.press("Enter")
+    play_cards(page, play.split()[1:])
     wait_spoken(page, MINE, before)
 
 
@@ -176,18 +164,7 @@ def test_an_act_the_room_never_answered_is_played_after_reconnecting(page: Any, 
             tab_to(page, "^Pass$", limit=8)
         page.keyboard.press("Enter")
     else:
-        cards = act.split()[1:]
-        held = hand_cards_of(page)
-        page.keyboard.press("k")
-        page.keyboard.press("Home")
-        position = 0
-        for index in sorted(held.index(card) for card in cards):
-            for _ in range(index - position):
-                page.keyboard.press("ArrowRight")
-            position = index
-            if len(cards) > 1:
-                page.keyboard.press("Space")
-        page.keyboard.press("Enter")
+        play_cards(page, act.split()[1:])
     wait_until(page, lambda: page.evaluate("window.trickroom.state.pendingAct?.action") == act, "the act sent")
     room.kill()
     room.start()

@@ -104,7 +104,12 @@ def play_first_legal(page: Any, pass_button: str) -> None:
     if "pass" in table["legal"]:
         press_action(page, pass_button)
         return
-    cards = next(a.split()[1:] for a in table["legal"] if a.startswith("play "))
+    play_cards(page, next(a.split()[1:] for a in table["legal"] if a.startswith("play ")))
+
+
+def play_cards(page: Any, cards: list[str]) -> None:
+    """Play ``cards`` (codes) with the hand's keys: K to the hand, arrows to each card, Space to choose each of
+    several, Enter."""
     page.keyboard.press("k")
     for card in cards:
         page.keyboard.press("Home")
