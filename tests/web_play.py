@@ -27,6 +27,7 @@ HAND_OVER = r"wins? the hand|[Nn]o one wins the hand"
 PLAY = re.compile(r"^(You play|.+ plays) the ")
 MINE = r"^(You play the |You take the trick with the )"  # the last play of a trick is said in the trick's sentence
 TAKEN = re.compile(r"takes? the trick")
+HAND_LIMIT = 40  # more arrow presses than any hand has cards: a card never reached fails instead of hanging
 
 
 def assert_no_violations(page: Any, screen: str) -> None:
@@ -113,8 +114,12 @@ def play_cards(page: Any, cards: list[str]) -> None:
     page.keyboard.press("k")
     for card in cards:
         page.keyboard.press("Home")
-        while page.evaluate("document.activeElement.dataset.card") != card:
+        for _ in range(HAND_LIMIT):
+            if page.evaluate("document.activeElement.dataset.card") == card:
+                break
             page.keyboard.press("ArrowRight")
+        else:
+            raise AssertionError(f"the hand's keys never reached {card} (focus: {focused_name(page)!r})")
         if len(cards) > 1:
             page.keyboard.press("Space")
     page.keyboard.press("Enter")
