@@ -8,7 +8,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from server_helpers import ThreadServer, clients
+from server_helpers import Client, ThreadServer, clients, play_rated_bura_match
 
 from trickroom.server.store import Store
 
@@ -128,3 +128,38 @@ def test_a_match_whose_last_logged_action_ended_it_is_finished_at_restart(tmp_pa
         room.stop()
 
 
+
+
+def test_results_a_node_could_not_record_are_recorded_once_at_the_next_start(tmp_path: Path,
+                                                                               monkeypatch: pytest.MonkeyPatch) -> None:
+    """The match's end is written and the node stops before its results land (here every try to record them
+    fails, as if the database refused or the node died): the next start records them, and the one after does not
+    record them again."""
+    db = f"sqlite:///{tmp_path / 'results.sqlite3'}"
+    original = Store.record_finished
+
+    async def refused(self: Store, *args: Any, **kwargs: Any) -> bool:
+        raise RuntimeError("database is locked")
+
+    monkeypatch.setattr(Store, "record_finished", refused)
+    room = ThreadServer(db=db, bot_workers=0).start()
+    try:
+        account, guest = Client(room.url), Client(room.url)
+        account.request(type="register", username="olga", password="secret-55")
+        guest.login_guest("Gleb")
+        assert play_rated_bura_match(account, guest)["games"] == {}  # the end was heard; no result landed
+        account.close()
+        guest.close()
+    finally:
+        room.stop()
+    monkeypatch.setattr(Store, "record_finished", original)
+    for _ in range(2):  # the first start records the match, the second finds nothing to record
+        room = ThreadServer(db=db, bot_workers=0).start()
+        try:
+            account = Client(room.url)
+            account.request(type="login", username="olga", password="secret-55")
+            figures = account.request(type="stats")["games"]["bura"]
+            assert figures["played"] == 1, figures
+            account.close()
+        finally:
+            room.stop()

@@ -93,6 +93,7 @@ class Room:
     async def close_table(self, table: Table) -> None: ...
 
     async def record_results(self, table: TableState) -> None:
+        self.store._call("record_results", table.standings)
         self.results.append(table.standings)
 
     async def forward(self, intent: Message) -> None: ...
@@ -236,6 +237,30 @@ def test_the_row_of_a_finished_match_is_written_again_until_it_lands() -> None:
         assert [name for name, _ in room.calls].count("save_table failed") == 2
         assert clock.slept[-2:] == [0.5, 1.0]
         assert room.results == [table.state.standings]
+
+    asyncio.run(scenario())
+
+
+def test_results_that_could_not_be_recorded_are_recorded_again_until_they_land() -> None:
+    async def scenario() -> None:
+        room, clock = Room(), Clock()
+        table = new_table(room, clock, scoring="points", hand_limit=1)
+        host = table.state.host
+        await room.listen(host)
+        await say(table, host, {"type": "watch"})
+        await say(table, host, {"type": "bot_add", "level": "random"})
+        await say(table, host, {"type": "bot_add", "level": "random"})
+        await say(table, host, {"type": "start"})
+        room.store.failing += ["record_results"] * 3  # the bots play the hand; its results fail three times
+        for _ in range(200):
+            await settle()
+            if room.results:
+                break
+        assert table.state.status == FINISHED
+        assert room.results == [table.state.standings]  # recorded once, at the fourth try
+        assert [name for name, _ in room.calls].count("record_results failed") == 3
+        assert clock.slept[-3:] == [0.5, 1.0, 2.0]
+        assert [m for m in room.heard[host["id"]] if m.get("kind") == "finished"]
 
     asyncio.run(scenario())
 

@@ -80,6 +80,7 @@ class Ownership:
             return
         await room.bus.subscribe("cluster", self.on_cluster)
         await self.heartbeat()
+        await self.record_unrecorded()
         self.lease_keeper = LeaseKeeper(self.settings.db, self.settings.db_schema, self.settings.node_id,
                                         self.settings.lease_seconds)
         self.lease_keeper.alive({t.number for t in self.tables.values()})
@@ -101,7 +102,18 @@ class Ownership:
                 continue
             await store.claim_table(row.id, self.settings.node_id, self.settings.lease_seconds, force=True)
             await self.take_over(row)
+        await self.record_unrecorded()
         self.count_tables()
+
+    async def record_unrecorded(self) -> None:
+        """Record the results of the finished tables that have none: their owner died after writing the match's
+        end and before recording them (the store records them once, whichever node comes first)."""
+        for row in await self.room.store.unrecorded_tables():
+            try:
+                table, _ = await self.rebuilt(row)
+                await self.room.record_results(table.state)
+            except Exception:  # the next start tries again
+                log.exception("could not record the results of table t%s", row.id, extra={"table": f"t{row.id}"})
 
     # Several nodes: leases, heartbeat, take-over and hand-over
 
@@ -217,6 +229,11 @@ class Ownership:
         async with table.lock:
             await table.step(Restored(members, last_action if owner_died else ()))
         state = table.state
+        if row.status == FINISHED and not row.results_recorded:  # its owner died before recording them
+            try:
+                await self.room.record_results(state)
+            except Exception:  # the next start records them
+                log.exception("could not record the results of table %s", table.id, extra={"table": table.id})
         log.info("restored table %s (%s, %s, %d actions; %d of its people online: %s)", table.id, state.game_name,
                  state.status, len(state.match.actions) if state.match else 0, len(members),
                  ", ".join(sorted(m.user["id"] for m in members)))

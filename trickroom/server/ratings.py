@@ -38,13 +38,15 @@ def winners(standings: dict[str, Any]) -> set[int]:
     return set(winner) if isinstance(winner, list) else {int(winner)}
 
 
-async def record_results(store: Store, table: TableState) -> None:
+async def results_of(store: Store, table: TableState) -> list[tuple[int, bool, float, float]]:
+    """(user id, won, new mu, new sigma) for each account that played ``table`` to its end (none with fewer than
+    two people, or without accounts)."""
     people = {seat: s.user for seat, s in enumerate(table.seats) if s.user is not None}
     if len({user["id"] for user in people.values()}) < 2 or table.standings is None:
-        return
+        return []
     accounts = {seat: int(user["id"][1:]) for seat, user in people.items() if not user["guest"]}
     if not accounts:
-        return
+        return []
     groups, ranks = teams_and_ranks(table.standings, len(table.seats))
     won = winners(table.standings)
     model = PlackettLuce()
@@ -64,4 +66,4 @@ async def record_results(store: Store, table: TableState) -> None:
                 rating = updated[index][position] if table.settings.rated else ratings[index][position]
                 is_winner = index in won if table.standings.get("kind") == "teams" else seat in won
                 results[accounts[seat]] = (accounts[seat], is_winner, float(rating.mu), float(rating.sigma))
-    await store.record_results(table.game_name, list(results.values()))
+    return list(results.values())

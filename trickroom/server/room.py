@@ -229,15 +229,14 @@ class Room:
         task.add_done_callback(self.background.discard)
 
     async def record_results(self, table: TableState) -> None:
-        from trickroom.server.ratings import record_results
+        """A finished table's players (their "my games" lists), statistics and ratings, in one write, once: a
+        table whose results are already recorded (before a crash, or by another node) is left as it is."""
+        from trickroom.server.ratings import results_of
 
         people = {s.user["id"]: seat for seat, s in enumerate(table.seats) if s.user is not None}
-        try:
-            await self.store.record_players(table.number, people, utcnow())  # their "my games" lists
-        except Exception:  # the statistics and ratings are still recorded
-            log.exception("could not record the players of %s", table.id)
-        await record_results(self.store, table)
-        self.moderator.table_finished(table.number)  # collusion flags (Bura, 3+ players, not private)
+        results = await results_of(self.store, table)
+        if await self.store.record_finished(table.number, people, utcnow(), table.game_name, results):
+            self.moderator.table_finished(table.number)  # collusion flags (Bura, 3+ players, not private)
 
 
 __all__ = ["CLOSE_ERROR", "CLOSE_POLICY", "CLOSE_RESTART", "CLOSE_TOO_BIG", "Connection", "Room", "StaleOwner"]

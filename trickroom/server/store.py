@@ -125,6 +125,7 @@ class TableRow(Base):
     first_event_seq: Mapped[int | None] = mapped_column(Integer, nullable=True)
     standings: Mapped[dict[str, Any] | None] = mapped_column(JSON, nullable=True)
     pause_requested: Mapped[bool] = mapped_column(Boolean, default=False)  # pause at the end of the hand
+    results_recorded: Mapped[bool] = mapped_column(Boolean, default=False)  # players, statistics, ratings
     decks: Mapped[list[Any] | None] = mapped_column(JSON, nullable=True)  # prearranged decks (test-only)
     owner_node: Mapped[str | None] = mapped_column(String(80), nullable=True, index=True)  # the lease holder
     lease_until: Mapped[dt.datetime | None] = mapped_column(DateTime, nullable=True)
@@ -491,11 +492,29 @@ class Store:
 
     # Finished games and their reviews
 
-    async def record_players(self, table_id: int, seats: dict[str, int], finished_at: dt.datetime) -> None:
-        """The people (user id -> seat) who played a finished table to its end."""
+    async def record_finished(self, table_id: int, players: dict[str, int], finished_at: dt.datetime, game: str,
+                              results: list[tuple[int, bool, float, float]]) -> bool:
+        """A finished table's results in one transaction, once: the people (user id -> seat) who played it to
+        its end, and for each account (user id, won, new mu, new sigma). False, writing nothing, when they were
+        recorded already (by this node before a crash, or by another node)."""
         async with self.writes() as s, s.begin():
-            for user_id, seat in seats.items():
+            marked = await s.execute(update(TableRow).where(TableRow.id == table_id,
+                                                            TableRow.results_recorded.is_(False))
+                                     .values(results_recorded=True))
+            if marked.rowcount != 1:  # type: ignore[attr-defined]
+                return False
+            for user_id, seat in players.items():
                 await s.merge(PlayerRow(table_id=table_id, user_id=user_id, seat=seat, finished_at=finished_at))
+            await self._add_results(s, game, results)
+        return True
+
+    async def unrecorded_tables(self) -> list[TableRow]:
+        """Finished tables whose results were never recorded (their owner died between the two writes)."""
+        async with self.sessions() as s:
+            rows = await s.execute(select(TableRow).where(TableRow.status == "finished",
+                                                          TableRow.results_recorded.is_(False))
+                                   .order_by(TableRow.finished_at))
+            return list(rows.scalars())
 
     async def games_of(self, user_id: str, limit: int) -> list[TableRow]:
         """The finished tables ``user_id`` played at, the latest first."""
@@ -527,16 +546,20 @@ class Store:
             return list(rows.scalars())
 
     async def record_results(self, game: str, results: list[tuple[int, bool, float, float]]) -> None:
-        """(user id, won, new mu, new sigma) for each account that played."""
+        """(user id, won, new mu, new sigma) for each account that played (no table to mark: tests, imports)."""
         async with self.writes() as s, s.begin():
-            for user_id, won, mu, sigma in results:
-                row = await s.get(StatRow, (user_id, game))
-                if row is None:
-                    row = StatRow(user_id=user_id, game=game, played=0, won=0, mu=mu, sigma=sigma)
-                    s.add(row)
-                row.played += 1
-                row.won += int(won)
-                row.mu, row.sigma = mu, sigma
+            await self._add_results(s, game, results)
+
+    @staticmethod
+    async def _add_results(s: AsyncSession, game: str, results: list[tuple[int, bool, float, float]]) -> None:
+        for user_id, won, mu, sigma in results:
+            row = await s.get(StatRow, (user_id, game))
+            if row is None:
+                row = StatRow(user_id=user_id, game=game, played=0, won=0, mu=mu, sigma=sigma)
+                s.add(row)
+            row.played += 1
+            row.won += int(won)
+            row.mu, row.sigma = mu, sigma
 
 
 def _sqlite_pragmas(dbapi_connection: Any, record: Any) -> None:

@@ -94,6 +94,7 @@ class Table:
         self.unsaved: dict[str, Any] | None = None  # row columns owed to the store by a save that failed
         self.write_busy = False  # the last failed write found the database busy (nothing written: answer busy)
         self.saver: asyncio.Task[None] | None = None
+        self.recorder: asyncio.Task[None] | None = None  # results that could not be recorded, tried again
 
     @classmethod
     def new(cls, services: Services, number: int, game: Game, settings: TableSettings, host: Message,
@@ -230,8 +231,9 @@ class Table:
             try:
                 await self.perform(effect, state, extra)
             except Exception as exc:
-                if isinstance(effect, RecordResults):
-                    log.exception("could not record results of %s", self.id)
+                if isinstance(effect, RecordResults):  # the end stands: the results follow it
+                    log.exception("could not record results of %s; trying again later", self.id)
+                    self.record_later(state)
                     continue
                 if isinstance(effect, SaveRow) and (landed or effect.finished):
                     log.exception("could not save table %s; trying again later", self.id, extra={"table": self.id})
@@ -358,8 +360,9 @@ class Table:
     def cancel_all(self) -> None:
         for job in list(self.tasks):
             self.cancel(job)
-        if self.saver is not None:
-            self.saver.cancel()
+        for task in (self.saver, self.recorder):
+            if task is not None:
+                task.cancel()
 
     async def until(self, at: float) -> None:
         await self.sleep(max(0.0, at - self.clock()))
@@ -451,6 +454,25 @@ class Table:
                 else:
                     self.unsaved = None
                     return
+            pause = min(pause * 2, RETRY_PAUSES[1])
+
+    def record_later(self, state: TableState) -> None:
+        """The results of the finished match, tried again until they land (a node that stops first leaves them
+        to the next start: ``Ownership.record_unrecorded``)."""
+        if self.recorder is None or self.recorder.done():
+            self.recorder = asyncio.get_running_loop().create_task(self.record_again(state),
+                                                                   name=f"{self.id}:results")
+
+    async def record_again(self, state: TableState) -> None:
+        pause = RETRY_PAUSES[0]
+        while not self.dropped:
+            await self.sleep(pause)
+            try:
+                await self.services.record_results(state)
+            except Exception:
+                log.warning("could not record results of %s again", self.id, extra={"table": self.id})
+            else:
+                return
             pause = min(pause * 2, RETRY_PAUSES[1])
 
 
