@@ -63,6 +63,22 @@ def test_a_busy_loop_keeps_its_tables_and_a_hung_one_lets_them_go() -> None:
     assert round_() is True and store.renewed[-1] == ("n1", [3])
 
 
+def test_a_table_claimed_between_heartbeats_is_renewed_from_the_next_round() -> None:
+    """A table made (or taken over) while the loop is too busy for its heartbeat: its first lease would run out
+    before the heartbeat names it, and another node would take it in the middle of play."""
+    clock, store = Clock(), Renewals()
+    keeper = LeaseKeeper("sqlite://", None, "n1", LEASE, clock=clock)
+    store_any: Any = store
+    keeper.alive({3})
+    keeper.owns(8)  # made now; no heartbeat since
+    assert asyncio.run(keeper.renew(store_any)) is True
+    keeper.lets_go(3)  # closed
+    assert asyncio.run(keeper.renew(store_any)) is True
+    assert store.renewed == [("n1", [3, 8]), ("n1", [8])]
+    keeper.alive({8, 9})  # the heartbeat's list stands as it is
+    assert asyncio.run(keeper.renew(store_any)) is True and store.renewed[-1] == ("n1", [8, 9])
+
+
 @pytest.fixture
 def store_schema() -> Iterator[str]:
     need_service(postgres_available(), f"PostgreSQL is not reachable at {POSTGRES}")

@@ -52,6 +52,15 @@ class LeaseKeeper:
         self._tables = frozenset(tables)
         self._last_alive = self.clock()
 
+    def owns(self, table: int) -> None:
+        """The loop has just claimed ``table`` (made it or taken it over): renew it from the next round, not only
+        after the next heartbeat (a busy loop's heartbeat can come after the new lease has run out)."""
+        self._tables = self._tables | {table}
+
+    def lets_go(self, table: int) -> None:
+        """The loop no longer owns ``table`` (closed, handed over, taken by another node)."""
+        self._tables = self._tables - {table}
+
     async def renew(self, store: Store) -> bool:
         """One round: renew the leases of the tables the loop last said it owns, unless the loop has said
         nothing for ``stall_limit`` seconds (it is hung: the leases had better run out). True if it renewed."""

@@ -188,6 +188,8 @@ class Ownership:
             table.cancel_all()
             await self.room.bus.unsubscribe(f"table:{table.id}", table.handle)
             self.tables.pop(table.id, None)
+            if self.lease_keeper is not None:
+                self.lease_keeper.lets_go(table.number)
             if release:
                 await self.room.store.release_table(table.number, self.settings.node_id)
         self.count_tables()
@@ -249,11 +251,15 @@ class Ownership:
 
     async def adopt(self, table: Table) -> None:
         self.tables[table.id] = table
+        if self.lease_keeper is not None:
+            self.lease_keeper.owns(table.number)
         await self.room.bus.subscribe(f"table:{table.id}", table.handle)
 
     async def close_table(self, table: Table) -> None:
         await self.room.bus.unsubscribe(f"table:{table.id}", table.handle)
         self.tables.pop(table.id, None)
+        if self.lease_keeper is not None:
+            self.lease_keeper.lets_go(table.number)
         if self.room.cluster is not None:  # given up: no node takes a finished table over from a living owner
             await self.room.store.release_table(table.number, self.settings.node_id)
         await self.room.lobby.unlist(table.id)
