@@ -44,7 +44,7 @@ from trickroom.server.protocol import (
 )
 from trickroom.server.services import Services
 from trickroom.server.sessions import check_table_password
-from trickroom.server.store import ChatRow, LoggedAction, TableRow, store_busy, utcnow
+from trickroom.server.store import ChatRow, LoggedAction, StaleOwner, TableRow, store_busy, utcnow
 from trickroom.server.table_parts import (
     WRITES,
     Announce,
@@ -241,7 +241,10 @@ class Table:
                     self.save_later()
                     continue
                 self.write_busy = store_busy(exc)
-                if self.write_busy:  # (no traceback: it is the load, not a bug)
+                if isinstance(exc, StaleOwner):  # (no traceback: another node took the table over)
+                    log.warning("table %s: %s, written by the node that took it over; its step is undone",
+                                self.id, exc, extra={"table": self.id})
+                elif self.write_busy:  # (no traceback: it is the load, not a bug)
                     log.warning("could not write %s for table %s, the database is busy; its step is undone: %s",
                                 type(effect).__name__, self.id, exc, extra={"table": self.id})
                 else:
