@@ -152,7 +152,7 @@ def report(evening: Evening, plan: Plan, seconds: float) -> None:
           f"all actions (bots too): {evening.end.actions - evening.idle.actions:.0f}; matches finished "
           f"(per player) {counts['matches finished (per player)']}; chats {counts['table chats']} at tables, "
           f"{counts['lobby chats']} in the lobby")
-    print(f"  action to broadcast: {ms(stats.latencies)}")
+    print(f"  action to broadcast: {ms(stats.latencies)}; of the acts after the sign-in: {ms(stats.late_latencies)}")
     print(f"  lobby update (create sent -> a lobby watcher hears the table listed): {ms(stats.lobby_latencies)}")
     print(f"  time to sit down (create or watch sent -> sit answered): {ms(stats.sit_times)}")
     print(f"  reconnect (dropped -> resume answered, 2-8 s offline included): {ms(stats.reconnect_times)}")

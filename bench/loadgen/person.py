@@ -349,6 +349,8 @@ class Person:
         seat = event.get("seat")
         if self.acting_since is not None and seat == self.seat:
             self.world.stats.latencies.append(time.monotonic() - self.acting_since)
+            if self.acting_since > self.world.ramp_end:
+                self.world.stats.late_latencies.append(time.monotonic() - self.acting_since)
             self.acting_since = None
         kind = event.get("type")
         if kind == "trick" and self.game == "bura" and event.get("winner") == self.seat:  # (its cards: codes)

@@ -38,6 +38,7 @@ class Plan:
 @dataclass
 class Stats:
     latencies: list[float] = field(default_factory=list)  # act sent -> first event naming the seat
+    late_latencies: list[float] = field(default_factory=list)  # the same, of the acts sent after the sign-in ramp
     lobby_latencies: list[float] = field(default_factory=list)  # create sent -> a watcher hears the listing
     sit_times: list[float] = field(default_factory=list)  # create or watch sent -> sit answered
     reconnect_times: list[float] = field(default_factory=list)  # connection dropped -> resume answered
@@ -55,7 +56,7 @@ class Stats:
         self.errors[str(message.get("code"))] += 1
 
     def merge(self, other: Stats) -> None:
-        for name in ("latencies", "lobby_latencies", "sit_times", "reconnect_times", "loop_lag"):
+        for name in ("latencies", "late_latencies", "lobby_latencies", "sit_times", "reconnect_times", "loop_lag"):
             getattr(self, name).extend(getattr(other, name))
         self.errors.update(other.errors)
         self.failures.update(other.failures)
@@ -76,6 +77,7 @@ class World:
         self.running = True
         self.loop = asyncio.get_running_loop()
         self.people: list[Person] = []
+        self.ramp_end = float("inf")  # (monotonic) when the last person has signed in
 
     async def watch_loop(self, end_at: float, done: Callable[[World], bool] | None = None) -> None:
         """Measure the generator's own lateness (a tick every 50 ms) and time out unanswered requests, until
@@ -104,6 +106,7 @@ async def evening(people: list[tuple[str, str]], plan: Plan, seed: str, start_at
     """``people``: (nickname, websocket address) of each person of this process. ``done``: the evening ends
     as soon as it holds of the world, before ``end_at`` (a test's condition, instead of a fixed length)."""
     world = World(plan, seed)
+    world.ramp_end = start_at + plan.ramp
     rng = world.rng
     for offset, (name, url) in enumerate(people):
         watcher = rng.random() < plan.watchers or offset == 0  # every process has a lobby watcher
