@@ -32,6 +32,9 @@ class FakeRoom:
     by_user: dict[str, Any] = field(default_factory=dict)
     cluster: None = None
 
+    def tables_with(self, uid: str) -> list[Any]:
+        return [t for t in self.tables.values() if uid in t.members or t.seat_of(uid) is not None]
+
 
 class Clock:
     def __init__(self) -> None:

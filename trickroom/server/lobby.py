@@ -35,6 +35,7 @@ from trickroom.server.messages import (
     ok,
 )
 from trickroom.server.names import NameIndex
+from trickroom.server.people_index import PeopleIndex
 from trickroom.server.protocol import (
     Chat,
     FrameError,
@@ -89,6 +90,7 @@ class Lobby:
         self.online: dict[str, Message] = {}  # user id -> summary, of everyone online on any node
         self.names = NameIndex()  # the keys of their names (set_online and set_offline keep the two together)
         self.listings: dict[str, Message] = {}  # table id -> its listing (Table.listing), from any node
+        self.listed_people = PeopleIndex()  # who the listings name at each table (seated or watching)
         self.seq = 0
         self.clock, self.sleep = clock, sleep
         self.pending = Pending()
@@ -109,6 +111,8 @@ class Lobby:
         await room.bus.subscribe("lobby", self.on_lobby)
         if room.cluster is not None:
             self.listings = dict(await room.cluster.listings())
+            for table_id, listing in self.listings.items():
+                self.listed_people.set(table_id, listing.get("people") or ())
             for value in (await room.cluster.online()).values():
                 self.set_online(value["user"])
 
@@ -248,31 +252,36 @@ class Lobby:
             else:
                 self.set_offline(user["id"])
             pending.presence[user["id"]] = (user, online)
-            for table in list(self.room.tables.values()):
-                if user["id"] in table.members or table.seat_of(user["id"]) is not None:
-                    await table.handle(presence_change(user, online))
+            for table in self.room.tables_with(user["id"]):
+                await table.handle(presence_change(user, online))
         elif kind == "listed":
             table_id = message["entry"]["id"]
             pending.before.setdefault(table_id, self.listings.get(table_id))
             listing: Message = {k: message.get(k) for k in ("entry", "titles", "texts", "visible_to", "people")}
             self.listings[table_id] = pending.listings[table_id] = listing
+            self.listed_people.set(table_id, listing.get("people") or ())
         elif kind == "unlisted":
             table_id = message["id"]
             if table_id not in self.listings:
                 return
             pending.before.setdefault(table_id, self.listings.pop(table_id))
             pending.listings[table_id] = None
+            self.listed_people.drop(table_id)
         elif kind == "chat":
             self.seq += 1
             sender = message["from"]
+            said: dict[str, ChatMessage] = {}  # language: the line, said and encoded once for all who read it
+            frames = Frames()
             for conn in self.room.connections.values():
                 # (not to a reader who ignores the sender)
                 if conn.user is not None and not self.room.moderator.hides(conn, {"type": "chat", "from": sender}):
-                    said: ChatMessage = {"type": "chat", "seq": self.seq, "from": sender,
-                                         "message": message["message"],
-                                         "text": translate("chat.lobby", conn.lang, name=sender["name"],
-                                                           message=message["message"])}
-                    conn.send(said)
+                    line = said.get(conn.lang)
+                    if line is None:
+                        line = said[conn.lang] = {"type": "chat", "seq": self.seq, "from": sender,
+                                                  "message": message["message"],
+                                                  "text": translate("chat.lobby", conn.lang, name=sender["name"],
+                                                                    message=message["message"])}
+                    frames.send(conn, line)
             return
         await self.batch_soon()
 

@@ -27,6 +27,7 @@ from trickroom.server.dispatch import USER, Requests
 from trickroom.server.errors import error_message
 from trickroom.server.lease_keeper import LeaseKeeper
 from trickroom.server.messages import Reconnect
+from trickroom.server.people_index import PeopleIndex
 from trickroom.server.protocol import (
     MODERATION_MODELS,
     Ban,
@@ -65,6 +66,7 @@ class Ownership:
         self.room = room
         self.settings = room.settings
         self.tables: dict[str, Table] = {}
+        self.people = PeopleIndex()  # who sits or watches at which of this node's tables
         self.draining = False
         self.node_urls: list[str] = [room.settings.websocket_url]
         self.heartbeat_task: asyncio.Task[None] | None = None
@@ -200,6 +202,7 @@ class Ownership:
             table.cancel_all()
             await self.room.bus.unsubscribe(f"table:{table.id}", table.handle)
             self.tables.pop(table.id, None)
+            self.people.drop(table.id)
             if self.lease_keeper is not None:
                 self.lease_keeper.lets_go(table.number)
             if release:
@@ -263,6 +266,7 @@ class Ownership:
 
     async def adopt(self, table: Table) -> None:
         self.tables[table.id] = table
+        self.people.set(table.id, table.state.people_here())
         if self.lease_keeper is not None:
             self.lease_keeper.owns(table.number)
         await self.room.bus.subscribe(f"table:{table.id}", table.handle)
@@ -270,6 +274,7 @@ class Ownership:
     async def close_table(self, table: Table) -> None:
         await self.room.bus.unsubscribe(f"table:{table.id}", table.handle)
         self.tables.pop(table.id, None)
+        self.people.drop(table.id)
         if self.lease_keeper is not None:
             self.lease_keeper.lets_go(table.number)
         if self.room.cluster is not None:  # given up: no node takes a finished table over from a living owner

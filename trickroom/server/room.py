@@ -173,11 +173,18 @@ class Room:
     def tables_of(self, uid: str) -> list[str]:
         """The tables where ``uid`` holds a seat or watches: this node's own, and any node's (from the lobby
         listings, which name the people at each table)."""
-        found = {t.id for t in self.tables.values() if t.status != CLOSED and (
+        found = {t.id for t in self.tables_with(uid) if t.status != CLOSED and (
             uid in t.members or (t.seat_of(uid) is not None and t.status != FINISHED))}
-        found.update(table_id for table_id, listing in self.lobby.listings.items()
-                     if uid in listing.get("people", ()))
+        found.update(self.lobby.listed_people.tables_of(uid))
         return sorted(found)  # table ids are random: this order means nothing, it is only stable
+
+    def tables_with(self, uid: str) -> list[Table]:
+        """This node's tables where ``uid`` sits or watches."""
+        return [self.tables[t] for t in self.ownership.people.tables_of(uid) if t in self.tables]
+
+    def people_changed(self, table: Table) -> None:
+        if table.id in self.tables:
+            self.ownership.people.set(table.id, table.state.people_here())
 
     async def find_user(self, ref: str) -> Message | None:
         """A user summary for an id or a name: someone online, else a registered account; None if nobody."""

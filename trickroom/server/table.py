@@ -206,6 +206,7 @@ class Table:
             await self.refused(intent, busy() if self.write_busy else ProtocolError("internal"))
             return False
         self.state = state
+        self.services.people_changed(self)
         try:
             await self.run(effects)
         except Exception:

@@ -208,6 +208,10 @@ class TableState:
     def info(self, lang: str) -> Message:
         return info_in(self.facts(), self.game, lang)
 
+    def people_here(self) -> set[str]:
+        """The ids of the people who sit or watch here."""
+        return set(self.members) | {s.user["id"] for s in self.seats if s.user}
+
     def listing(self) -> Message:
         """The table's lobby entry, language-neutral, with the per-language texts beside it."""
         entry = {
@@ -218,7 +222,7 @@ class TableState:
             "private": self.settings.private, "password": self.settings.password_hash is not None,
             "host": self.host,
         }
-        people = sorted(set(self.members) | {s.user["id"] for s in self.seats if s.user})
+        people = sorted(self.people_here())
         visible_to = None
         if self.settings.private:
             visible_to = sorted(set(people) | self.invited)
