@@ -55,8 +55,11 @@ def test_ismcts_is_seated_where_asked_and_plays_legal_moves(monkeypatch: pytest.
     else:
         assert all(r.denominator == per_deck for r in results)
         assert all(sum(role.score for role in r.roles) + r.no_winner == per_deck for r in results)
-        # ISMCTS and the trickroom levels claim by exact counting: never falsely.
-        assert all(role.false_claims == 0 for r in results for role in r.roles)
+        # ISMCTS, normal and hard claim by exact counting: never falsely. (The easy level loses count in about
+        # one hand in eight and may claim too early, on purpose: docs/bots.md. Whether it does in this deck
+        # depends on the searching bots' timing, so a test that counted it failed now and then.)
+        assert all(role.false_claims == 0 for r in results for role, spec in zip(r.roles, specs, strict=True)
+                   if spec.level != "easy")
     # Each bot made decisions, and the searching ones had real choices to think over.
     for role, spec in enumerate(specs):
         assert all(r.roles[role].times or r.roles[role].quick for r in results)
