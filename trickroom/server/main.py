@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import gc
 import logging
 import signal
 from types import FrameType
@@ -15,6 +16,19 @@ from trickroom.server.room import Room
 from trickroom.server.settings import Settings, load_settings
 
 log = logging.getLogger("trickroom.main")
+
+# The room keeps hundreds of thousands of long-lived objects (connections, tables and their journals, the lobby).
+# With Python's default thresholds (700, 10, 10) the collector went through all of them every 3 to 5 s in an
+# evening of 3000 people, stopping the room for half a second each time (docs/performance.md). Young collections
+# that wait for 50,000 new objects let a step's messages die before they are promoted to the old generation, so
+# full collections become rare; what startup made (the imports, the app) is frozen out of them.
+GC_THRESHOLDS = (50_000, 20, 10)
+
+
+def tune_garbage_collector() -> None:
+    gc.collect()
+    gc.freeze()
+    gc.set_threshold(*GC_THRESHOLDS)
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -45,6 +59,7 @@ def run(args: argparse.Namespace) -> int:
                              public_url=args.public_url)
     setup_logging(settings.log_level)
     app = create_app(settings)
+    tune_garbage_collector()
     print(f"trickroom: the room is at http://{settings.host}:{settings.port}/ "
           f"(websocket ws://{settings.host}:{settings.port}/ws, database {settings.db})", flush=True)
     config = uvicorn_config(app, settings)
