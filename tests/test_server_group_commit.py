@@ -73,3 +73,33 @@ def test_a_failed_commit_fails_every_append_of_the_batch(tmp_path: Path, monkeyp
             await store.close()
 
     asyncio.run(scenario())
+
+
+def test_sign_ins_share_commits_and_a_clashing_name_fails_alone(tmp_path: Path) -> None:
+    """Guest sessions written at once share transactions; of two guests taking look-alike names in the same
+    batch ("Vera" and "VERA"), one gets the name and the other NameTaken, and every other sign-in lands."""
+    import datetime as dt
+
+    from trickroom.server.store import NameTaken, SessionRow, utcnow
+
+    async def scenario() -> None:
+        store, _ = await new_store(tmp_path / "sessions.sqlite3")
+        until = utcnow() + dt.timedelta(hours=1)
+        names = [f"Guest{n}" for n in range(20)] + ["Vera", "VERA"]
+        try:
+            results = await asyncio.gather(*(
+                store.add_session(SessionRow(token_hash=f"{n:064d}", user_id=f"g{n}", name=name, guest=True,
+                                             preferences={}, expires_at=until))
+                for n, name in enumerate(names)), return_exceptions=True)
+            assert store.session_log.largest_batch > 1
+            assert [type(r).__name__ for r in results[:20]] == ["NoneType"] * 20
+            assert sorted(type(r).__name__ for r in results[20:]) == ["NameTaken", "NoneType"]
+            assert isinstance(next(r for r in results if r is not None), NameTaken)
+            for n, name in enumerate(names[:20]):
+                row = await store.session(f"{n:064d}")
+                assert row is not None and row.name == name
+            assert await store.name_held("vera")
+        finally:
+            await store.close()
+
+    asyncio.run(scenario())

@@ -1,4 +1,5 @@
-"""Group commit for the action log: one writer task per store commits every pending append in one transaction.
+"""Group commit for the action log (and the sessions of sign-ins): one writer task per log commits every pending
+row in one transaction.
 
 Every table waits for its own action to be durable before broadcasting it (write-before-broadcast), but the
 tables no longer wait for each other's commits one by one: while one transaction commits, the next actions of
