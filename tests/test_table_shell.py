@@ -100,6 +100,10 @@ class Room:
 
     async def forward(self, intent: Message) -> None: ...
 
+    async def give_up(self, table: Table) -> None:
+        self.calls.append(("give_up", table.id))
+        table.dropped = True
+
     def spawn(self, coro: Coroutine[Any, Any, None]) -> None:
         self.background.append(asyncio.get_running_loop().create_task(coro))
 
@@ -212,6 +216,46 @@ def test_a_failed_append_refuses_a_persons_act_and_tries_a_bots_move_again() -> 
         assert room.heard[host["id"]][-1] == {"type": "ok", "re": 10, "table": "t1"}
         assert len(table.state.match.actions) == 2
         table.cancel_all()
+
+    asyncio.run(scenario())
+
+
+def test_an_act_another_node_wrote_first_is_handed_on_and_the_table_given_up() -> None:
+    """The append is fenced off (StaleOwner: another node took the table over and wrote that move): the player
+    hears no error from this node, the act goes to the new owner, this node gives the table up, and what reaches
+    the table afterwards is handed on too."""
+    from trickroom.server.store import StaleOwner
+
+    async def scenario() -> None:
+        room, clock = Room(), Clock()
+        forwarded: list[Message] = []
+
+        async def forward(intent: Message) -> None:
+            forwarded.append(intent)
+
+        room.forward = forward
+        table = new_table(room, clock)
+        host = table.state.host
+        await room.listen(host)
+        await say(table, host, {"type": "sit", "seat": 0})
+        await say(table, host, {"type": "bot_add", "level": "random"})
+        await say(table, host, {"type": "start"})
+        await settle()
+        room.heard[host["id"]].clear()
+        room.store.failure = StaleOwner("table 1 already has action 2")
+        room.store.failing.append("append_action")
+        act = {"kind": "intent", "user": host, "lang": "en", "conn": "c1", "auto_pass": False,
+               "msg": {"table": "t1", "type": "act", "action": "pass", "id": 9}}
+        await table.handle(act)
+        await settle()
+        assert room.heard[host["id"]] == []  # no error, no event: the new owner answers
+        assert [call for call in room.calls if call[0] == "give_up"] == [("give_up", "t1")]
+        assert forwarded == [act] and table.dropped
+        assert table.state.match is not None and len(table.state.match.actions) == 1  # the step was undone
+        later = {**act, "msg": {**act["msg"], "id": 10}}
+        await table.handle(later)
+        await settle()
+        assert forwarded == [act, later]
 
     asyncio.run(scenario())
 

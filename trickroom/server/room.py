@@ -230,6 +230,9 @@ class Room:
     async def forward(self, intent: Message) -> None:
         await self.ownership.forward(intent)
 
+    async def give_up(self, table: Table) -> None:
+        await self.ownership.drop_table(table, release=False)
+
     def spawn(self, coro: Coroutine[Any, Any, None]) -> None:
         task = asyncio.get_running_loop().create_task(coro)
         self.background.add(task)

@@ -39,6 +39,10 @@ class Services(Protocol):
 
     async def record_results(self, table: TableState) -> None: ...
 
+    async def give_up(self, table: Table) -> None:
+        """Another node took ``table`` over (its append was fenced off): stop owning it here."""
+        ...
+
     async def forward(self, intent: dict[str, Any]) -> None:
         """Pass an intent on to the table's current owner (this node no longer owns the table)."""
         ...

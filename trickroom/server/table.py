@@ -93,6 +93,7 @@ class Table:
         self.dropped = False  # this node gave the table up (lease lost or handed over): intents go elsewhere
         self.unsaved: dict[str, Any] | None = None  # row columns owed to the store by a save that failed
         self.write_busy = False  # the last failed write found the database busy (nothing written: answer busy)
+        self.taken_over = False  # the last failed append was fenced off: another node owns the table now
         self.saver: asyncio.Task[None] | None = None
         self.recorder: asyncio.Task[None] | None = None  # results that could not be recorded, tried again
 
@@ -157,7 +158,7 @@ class Table:
             else:
                 request = await self.request(intent)
                 if request is not None:
-                    await self.step(request)
+                    await self.step(request, intent)
 
     async def request(self, intent: Message) -> Request | None:
         """The typed request, with the password work done off the event loop; None if it was refused."""
@@ -187,9 +188,10 @@ class Table:
     async def refuse(self, user_id: str, lang: str, conn: str | None, re: Any, err: ProtocolError) -> None:
         await self.send(user_id, error_message(err, lang, re, table=self.id), conn)
 
-    async def step(self, intent: Intent) -> bool:
+    async def step(self, intent: Intent, sent: Message | None = None) -> bool:
         """Run one intent through the state and its effects (under the lock). False if a write failed and the
-        step was thrown away."""
+        step was thrown away. ``sent``: the client's intent as it came, handed on if another node turns out to
+        own the table."""
         started = time.perf_counter()
         try:
             state, effects = self.state.handle(intent, self.clock())
@@ -202,6 +204,10 @@ class Table:
             return True
         if not await self.write(state, effects):
             self.state = self.state.numbered_from(state.next_seq)
+            if self.taken_over:  # nobody hears of the step: this node gives the table up, the new owner goes on
+                self.dropped = True
+                self.services.spawn(self.hand_on(sent))
+                return True
             # A busy database (no connection free in time) wrote nothing: the requester may simply ask again.
             await self.refused(intent, busy() if self.write_busy else ProtocolError("internal"))
             return False
@@ -216,6 +222,13 @@ class Table:
             metrics.ACTION_LATENCY.observe(time.perf_counter() - started)
         return True
 
+    async def hand_on(self, sent: Message | None) -> None:
+        """Stop owning the table here, then pass the request that found it taken over to its new owner (in that
+        order: until this node has given the table up, the request would reach this node again too)."""
+        await self.services.give_up(self)
+        if sent is not None:
+            await self.services.forward(sent)
+
     async def refused(self, intent: Intent, err: ProtocolError) -> None:
         if isinstance(intent, Request):
             await self.refuse(intent.user["id"], intent.lang, intent.conn, intent.msg.id, err)
@@ -226,7 +239,7 @@ class Table:
 
     async def write(self, state: TableState, effects: Sequence[Effect]) -> bool:
         """The step's writes, in order. False if the first failed (nothing happened)."""
-        landed, self.write_busy = False, False
+        landed, self.write_busy, self.taken_over = False, False, False
         for effect in coalesced([e for e in effects if isinstance(e, WRITES)]):
             extra = self.row_extra(effect) if isinstance(effect, SaveRow) else {}
             try:
@@ -242,8 +255,9 @@ class Table:
                     self.save_later()
                     continue
                 self.write_busy = store_busy(exc)
-                if isinstance(exc, StaleOwner):  # (no traceback: another node took the table over)
-                    log.warning("table %s: %s, written by the node that took it over; its step is undone",
+                self.taken_over = isinstance(exc, StaleOwner)
+                if self.taken_over:  # (no traceback: another node took the table over)
+                    log.warning("table %s: %s, written by the node that took it over; this node gives it up",
                                 self.id, exc, extra={"table": self.id})
                 elif self.write_busy:  # (no traceback: it is the load, not a bug)
                     log.warning("could not write %s for table %s, the database is busy; its step is undone: %s",
