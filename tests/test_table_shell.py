@@ -260,16 +260,22 @@ def test_an_act_another_node_wrote_first_is_handed_on_and_the_table_given_up() -
     asyncio.run(scenario())
 
 
+async def bots_play_one_hand(room: Room, clock: Clock) -> tuple[Table, Message]:
+    """A one-hand match of two random bots, started, with its host watching."""
+    table = new_table(room, clock, scoring="points", hand_limit=1)
+    host = table.state.host
+    await room.listen(host)
+    await say(table, host, {"type": "watch"})
+    await say(table, host, {"type": "bot_add", "level": "random"})
+    await say(table, host, {"type": "bot_add", "level": "random"})
+    await say(table, host, {"type": "start"})
+    return table, host
+
+
 def test_the_row_of_a_finished_match_is_written_again_until_it_lands() -> None:
     async def scenario() -> None:
         room, clock = Room(), Clock()
-        table = new_table(room, clock, scoring="points", hand_limit=1)
-        host = table.state.host
-        await room.listen(host)
-        await say(table, host, {"type": "watch"})
-        await say(table, host, {"type": "bot_add", "level": "random"})
-        await say(table, host, {"type": "bot_add", "level": "random"})
-        await say(table, host, {"type": "start"})
+        table, host = await bots_play_one_hand(room, clock)
         room.store.failing += ["save_table", "save_table"]  # the bots play the hand; its end's first two writes fail
         for _ in range(200):
             await settle()
@@ -290,13 +296,7 @@ def test_the_row_of_a_finished_match_is_written_again_until_it_lands() -> None:
 def test_results_that_could_not_be_recorded_are_recorded_again_until_they_land() -> None:
     async def scenario() -> None:
         room, clock = Room(), Clock()
-        table = new_table(room, clock, scoring="points", hand_limit=1)
-        host = table.state.host
-        await room.listen(host)
-        await say(table, host, {"type": "watch"})
-        await say(table, host, {"type": "bot_add", "level": "random"})
-        await say(table, host, {"type": "bot_add", "level": "random"})
-        await say(table, host, {"type": "start"})
+        table, host = await bots_play_one_hand(room, clock)
         room.store.failing += ["record_results"] * 3  # the bots play the hand; its results fail three times
         for _ in range(200):
             await settle()

@@ -208,8 +208,7 @@ class TableState:
     def info(self, lang: str) -> Message:
         return info_in(self.facts(), self.game, lang)
 
-    def people_here(self) -> set[str]:
-        """The ids of the people who sit or watch here."""
+    def people_here(self) -> set[str]:  # the ids of the people who sit or watch here
         return set(self.members) | {s.user["id"] for s in self.seats if s.user}
 
     def listing(self) -> Message:
