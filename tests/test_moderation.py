@@ -143,7 +143,7 @@ def test_deleting_an_account_keeps_its_games_but_not_its_data(tmp_path: Path) ->
         boris = {"id": "g1", "name": "Boris", "guest": True}
         finished = await _seat(store, ref, "finished", chat="gg all")
         await store.add_chat(finished, 6, boris, "thanks Anna")
-        await store.record_results("bura", [(anna.id, True, 26.0, 8.0)])
+        assert await store.record_finished(finished, {}, utcnow(), "bura", [(anna.id, True, 26.0, 8.0)])
         await store.add_session(SessionRow(token_hash="h" * 64, user_id=f"u{anna.id}", name="Anna", guest=False,
                                            preferences={}, expires_at=utcnow() + dt.timedelta(days=1)))
         await moderation.grant_role(anna.id, "moderator", OPERATOR)

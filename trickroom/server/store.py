@@ -518,7 +518,14 @@ class Store:
                 return False
             for user_id, seat in players.items():
                 await s.merge(PlayerRow(table_id=table_id, user_id=user_id, seat=seat, finished_at=finished_at))
-            await self._add_results(s, game, results)
+            for account, won, mu, sigma in results:
+                stat = await s.get(StatRow, (account, game))
+                if stat is None:
+                    stat = StatRow(user_id=account, game=game, played=0, won=0, mu=mu, sigma=sigma)
+                    s.add(stat)
+                stat.played += 1
+                stat.won += int(won)
+                stat.mu, stat.sigma = mu, sigma
         return True
 
     async def unrecorded_tables(self) -> list[TableRow]:
@@ -557,22 +564,6 @@ class Store:
         async with self.sessions() as s:
             rows = await s.execute(select(StatRow).where(StatRow.user_id == user_id).order_by(StatRow.game))
             return list(rows.scalars())
-
-    async def record_results(self, game: str, results: list[tuple[int, bool, float, float]]) -> None:
-        """(user id, won, new mu, new sigma) for each account that played (no table to mark: tests, imports)."""
-        async with self.writes() as s, s.begin():
-            await self._add_results(s, game, results)
-
-    @staticmethod
-    async def _add_results(s: AsyncSession, game: str, results: list[tuple[int, bool, float, float]]) -> None:
-        for user_id, won, mu, sigma in results:
-            row = await s.get(StatRow, (user_id, game))
-            if row is None:
-                row = StatRow(user_id=user_id, game=game, played=0, won=0, mu=mu, sigma=sigma)
-                s.add(row)
-            row.played += 1
-            row.won += int(won)
-            row.mu, row.sigma = mu, sigma
 
 
 def _sqlite_pragmas(dbapi_connection: Any, record: Any) -> None:
