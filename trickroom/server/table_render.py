@@ -14,7 +14,19 @@ from collections.abc import Iterator, Sequence
 from typing import Any
 
 from trickroom.games import Game, events_for
-from trickroom.narration import catalog, describe, narrate, narrate_step, said_in, seat_names, title, translate, urgency
+from trickroom.narration import (
+    LANGUAGES,
+    catalog,
+    describe,
+    narrate,
+    narrate_step,
+    said_in,
+    seat_names,
+    title,
+    titles,
+    translate,
+    urgency,
+)
 from trickroom.server.messages import ChatMessage, Event, TableEvent
 from trickroom.server.protocol import Message
 from trickroom.server.table_parts import Announce, Effect, Entry, Listener, Scene
@@ -25,6 +37,14 @@ log = logging.getLogger("trickroom.table")
 def info_in(facts: Message, game: Game, lang: str) -> Message:
     """The table's info (``facts``: its language-neutral part) with the texts of ``lang``."""
     return {**facts, "title": title(game.name, lang), "options_text": describe(game, lang)}
+
+
+def listing_in(entry: Message, game: Game, visible_to: list[str] | None, people: list[str]) -> Message:
+    """A table's lobby listing: its entry (language-neutral), the game's titles and option texts in every
+    language, who may see it (a private table: None for everyone) and ``people``, who sits or watches there (not
+    shown to clients: for welcome.tables and presence on any node)."""
+    return {"entry": entry, "titles": titles(game.name),
+            "texts": {lang: describe(game, lang) for lang in LANGUAGES}, "visible_to": visible_to, "people": people}
 
 
 Said = Event | ChatMessage | TableEvent  # what a journal entry becomes

@@ -23,7 +23,7 @@ from typing import Any
 
 from trickroom.bots.history import hand_events_for
 from trickroom.games import HAND_OVER, Game, IllegalAction, Match, ends_a_hand, load_game
-from trickroom.narration import LANGUAGES, describe, refusal, titles, translate, turn_sentence
+from trickroom.narration import refusal, translate, turn_sentence
 from trickroom.server import table_requests as requests
 from trickroom.server import table_restore as restore
 from trickroom.server.messages import AnyServerMessage, Snapshot, TurnState, Update, YourTurn
@@ -63,7 +63,7 @@ from trickroom.server.table_parts import (
     TimerFired,
     Wait,
 )
-from trickroom.server.table_render import info_in
+from trickroom.server.table_render import info_in, listing_in
 from trickroom.server.table_requests import ban_entries
 
 log = logging.getLogger("trickroom.table")
@@ -222,13 +222,8 @@ class TableState:
             "host": self.host,
         }
         people = sorted(self.people_here())
-        visible_to = None
-        if self.settings.private:
-            visible_to = sorted(set(people) | self.invited)
-        # "people" (not shown to clients): who sits or watches here, for welcome.tables on any node.
-        return {"entry": entry, "titles": titles(self.game_name),
-                "texts": {lang: describe(self.game, lang) for lang in LANGUAGES}, "visible_to": visible_to,
-                "people": people}
+        visible_to = sorted(set(people) | self.invited) if self.settings.private else None
+        return listing_in(entry, self.game, visible_to, people)
 
     def row_values(self) -> dict[str, Any]:
         """The table's row as the store keeps it (besides the columns written once: seed, first event...)."""
