@@ -49,7 +49,7 @@ def test_the_exports_agree_with_the_engine(name: str, options: dict[str, Any]) -
     assert len(set(space)) == len(space)
     announce_actions = {a.action for a in game.announcements().values()}
     rng = random.Random(7)
-    tricks = 0
+    tricks = hands = 0
     for seed in SEEDS:
         match = game.new_match(seed=seed)
         for _ in range(MAX_ACTIONS):
@@ -72,7 +72,9 @@ def test_the_exports_agree_with_the_engine(name: str, options: dict[str, Any]) -
             events = match.apply(seat, rng.choice(respellings(action, rng)))
             assert match.actions[-1] == (seat, action)  # typed any way, logged as canonical_action spells it
             tricks += check_events(game, match, events, trumps)
-    assert tricks > 10
+            assert match.hands_done == len(match.hand_results)
+            hands = max(hands, match.hands_done)
+    assert tricks > 10 and hands > 1
 
 
 def check_stock(game: Game, match: Match) -> None:

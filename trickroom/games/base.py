@@ -185,7 +185,12 @@ class Match(ABC):
     @property
     @abstractmethod
     def hand_results(self) -> list[JSON]:
-        """One JSON-safe dict per finished hand."""
+        """One JSON-safe dict per finished hand (a copy: callers may edit it)."""
+
+    @property
+    def hands_done(self) -> int:
+        """How many entries ``hand_results`` has, without copying them (a host asks after every action)."""
+        return len(self.hand_results)
 
     @property
     @abstractmethod

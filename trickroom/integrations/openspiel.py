@@ -154,7 +154,7 @@ class TrickroomSpielState(pyspiel.State):  # type: ignore[misc]
         self.public = public
         self.public_text = public_text if public_text is not None else [json.dumps(e, sort_keys=True) for e in public]
         self._joined: tuple[int, str] = (-1, "")
-        self.hands_done = len(match.hand_results)
+        self.hands_done = match.hands_done
         self.claim_target = match.game.claim_target
         self.points = self._points_from(public) if self.claim_target is not None else []
         self.done = False

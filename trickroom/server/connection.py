@@ -11,8 +11,9 @@ from typing import Any
 
 from trickroom.server.accounts import DEFAULT_PREFERENCES
 from trickroom.server.errors import error_message
+from trickroom.server.frames import FrameError, encode
 from trickroom.server.messages import AnyServerMessage
-from trickroom.server.protocol import FrameError, Message, ProtocolError, encode
+from trickroom.server.protocol import Message, ProtocolError
 
 log = logging.getLogger("trickroom.room")
 OUTBOX_LIMIT = 5000  # unread messages after which a connection is closed

@@ -21,6 +21,7 @@ from typing import TYPE_CHECKING, Any, cast
 from trickroom.narration import translate
 from trickroom.server.connection import Connection, Frames
 from trickroom.server.dispatch import USER, Requests
+from trickroom.server.frames import FrameError, encode, encode_part
 from trickroom.server.messages import (
     ChatMessage,
     LobbyBatch,
@@ -38,13 +39,10 @@ from trickroom.server.names import NameIndex
 from trickroom.server.people_index import PeopleIndex
 from trickroom.server.protocol import (
     Chat,
-    FrameError,
     LobbyRequest,
     Message,
     Private,
     ProtocolError,
-    encode,
-    encode_part,
     replying,
 )
 from trickroom.server.table_parts import CLOSED, FINISHED

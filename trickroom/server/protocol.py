@@ -11,10 +11,7 @@ and trusts it.
 
 from __future__ import annotations
 
-import json
-import logging
 import typing
-from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Annotated, Any, Literal, Protocol, TypeVar, cast
 
@@ -31,7 +28,7 @@ from pydantic import (
 )
 
 from trickroom.server.accounts import valid_password
-from trickroom.server.hygiene import REASON_LENGTH, SURROGATE, clean_chat, clean_reason, clean_table_name
+from trickroom.server.hygiene import REASON_LENGTH, clean_chat, clean_reason, clean_table_name
 
 PROTOCOL_VERSION = 2  # the newest; a client may ask for any of PROTOCOLS at login (1: no lobby batches)
 PROTOCOLS = (1, 2)
@@ -548,35 +545,6 @@ TABLE_EVENT_KINDS = frozenset({
     "settings", "host", "started", "paused", "resumed", "pause_requested", "pause_cancelled", "disconnected",
     "reconnected", "bot_took_over", "took_back", "timeout", "finished", "invited", "moderator_watching",
 })
-
-
-log = logging.getLogger("trickroom.protocol")
-
-
-class FrameError(ValueError):
-    """An outgoing message that JSON cannot hold (a value such as a set, NaN or infinity): a bug in the server."""
-
-
-def encode(message: Mapping[str, Any]) -> str:
-    """The text frame of one outgoing message, made once: compact JSON with the text as it is (not \\u-escaped).
-
-    It cannot fail on text: a lone surrogate, which UTF-8 cannot hold and the door refuses (``bad_text``), becomes
-    U+FFFD here if a bug ever lets one through, and is logged. A value JSON cannot hold raises :class:`FrameError`.
-    """
-    return encode_part(message, str(message.get("type"))[:20])
-
-
-def encode_part(value: object, what: str) -> str:
-    """Any part of a frame (a message, or a list that several frames share) as :func:`encode` makes it; ``what``
-    names it in the error."""
-    try:
-        frame = json.dumps(value, ensure_ascii=False, separators=(",", ":"), allow_nan=False)
-    except (TypeError, ValueError, RecursionError) as exc:
-        raise FrameError(f"cannot encode a {what!r} message: {exc}") from None
-    if not frame.isascii() and SURROGATE.search(frame):
-        log.error("a %s message held a lone surrogate; sent as U+FFFD", what)
-        frame = SURROGATE.sub("\ufffd", frame)
-    return frame
 
 
 def user_summary(user_id: str, name: str, guest: bool) -> Message:

@@ -26,6 +26,7 @@ from trickroom.server.bus import Bus
 from trickroom.server.cluster import Cluster
 from trickroom.server.connection import CLOSE_ERROR, CLOSE_POLICY, CLOSE_RESTART, CLOSE_TOO_BIG, Connection
 from trickroom.server.dispatch import ANYONE, Requests, joined
+from trickroom.server.frames import encode
 from trickroom.server.limits import Counters, GuessLimiter, MemoryCounters, Policy, RedisCounters
 from trickroom.server.lobby import Lobby
 from trickroom.server.messages import Hello, Limits, TimerLimits
@@ -37,7 +38,6 @@ from trickroom.server.protocol import (
     ClientMessage,
     Message,
     ProtocolError,
-    encode,
     number_in,
     user_summary,
 )

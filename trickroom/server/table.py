@@ -31,15 +31,14 @@ from trickroom.server import metrics
 from trickroom.server.accounts import hash_password
 from trickroom.server.bus import LocalBus
 from trickroom.server.errors import busy, error_message
+from trickroom.server.frames import FrameError, encode
 from trickroom.server.messages import AnyServerMessage
 from trickroom.server.protocol import (
-    FrameError,
     Message,
     ProtocolError,
     SetSettings,
     Sit,
     Watch,
-    encode,
     parse_client_message,
 )
 from trickroom.server.services import Services

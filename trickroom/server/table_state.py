@@ -394,7 +394,7 @@ class TableState:
         """Apply, log and announce one action; the seats facing a new decision after it."""
         match = self.own_match()
         before_to_act = set(match.to_act)
-        hands_before = len(match.hand_results)
+        hands_before = match.hands_done
         try:
             new_events = match.apply(seat, action)
         except IllegalAction as exc:
@@ -405,7 +405,7 @@ class TableState:
             self.record("event", event)
         if ends_a_hand(new_events):
             self.forget_old_hands()
-        if len(match.hand_results) > hands_before and self.pause_requested and not match.is_over:
+        if match.hands_done > hands_before and self.pause_requested and not match.is_over:
             self.pause_requested = False
             self.status = PAUSED
             self.save()

@@ -40,7 +40,7 @@ def rollout_action(view: dict[str, Any], legal: Sequence[str]) -> str:
 def playout(match: Match, seat: int) -> float:
     """Play ``match`` to the end of its hand with the normal heuristics; ``seat``'s team's points minus the
     other team's (a thrown-in hand is 0)."""
-    done = len(match.hand_results)
+    done = match.hands_done
     over = match.is_over
     while not over:
         actor = match.to_act[0]

@@ -187,6 +187,10 @@ class BuraMatch(Match):
         return [dict(result, points=result["points"][:]) for result in self._results]  # copies: callers may edit
 
     @property
+    def hands_done(self) -> int:
+        return len(self._results)
+
+    @property
     def is_over(self) -> bool:
         return self.over
 

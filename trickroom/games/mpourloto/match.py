@@ -135,6 +135,10 @@ class MpourlotoMatch(Match):
         return copy.deepcopy(self.results)  # copies all the way down: callers may edit them
 
     @property
+    def hands_done(self) -> int:
+        return len(self.results)
+
+    @property
     def is_over(self) -> bool:
         return self.phase == OVER
 
