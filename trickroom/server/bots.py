@@ -1,14 +1,16 @@
 """Bot decisions without holding up anyone else.
 
-The levels that do not search (random, easy, normal: well under a millisecond a decision) think in a thread of
-the server process. The searching level (hard: ``Settings.bot_budget`` seconds a decision, by default the
-level's own HARD_BUDGET, 0.9 s) thinks in a pool of worker processes, ``Settings.bot_workers`` of them
-(default: one per core; 0: threads in the server process, for tests), so that the event loop stays free: a
-person's action never waits behind a bot's search, and the number of decisions the room makes per second is a
-setting, not the size of the default thread pool. A decision whose table moved on meanwhile is dropped: the
-table checks under its lock that the match is still where the bot saw it, and a computation still running in a
-worker when its task is cancelled (the person took the seat back, the table stopped) finishes and is thrown
-away.
+The levels that do not search (random, easy, normal: under half a millisecond a decision at the 95th percentile,
+arena figures in docs/bots.md) think on the event loop itself, as do every level's off-turn answers (counting, not
+search): handing such a decision to a thread cost more than the decision, and the thread needed the interpreter
+lock that the loop was waiting for anyway (docs/performance.md). The searching level (hard:
+``Settings.bot_budget`` seconds a decision, by default the level's own HARD_BUDGET, 0.9 s) thinks in a pool of
+worker processes, ``Settings.bot_workers`` of them (default: one per core; 0: threads in the server process, for
+tests), so that the event loop stays free: a person's action never waits behind a bot's search, and the number
+of decisions the room makes per second is a setting, not the size of the default thread pool. A decision whose
+table moved on meanwhile is dropped: the table checks under its lock that the match is still where the bot saw
+it, and a computation still running in a worker when its task is cancelled (the person took the seat back, the
+table stopped) finishes and is thrown away.
 
 The same workers answer hints and reviews (``advise``: the hard level's choice with its estimate of every
 alternative, trickroom/bots/advice.py). ``busy`` is the room's measure of load for them: the searches in the
@@ -30,7 +32,7 @@ from trickroom.bots.advice import advise
 from trickroom.bots.search import Budget
 from trickroom.games import Event, load_game
 
-THREAD_LEVELS = frozenset({"random", "easy", "normal"})  # no search: cheaper than sending them to a worker
+INLINE_LEVELS = frozenset({"random", "easy", "normal"})  # no search: cheaper than sending them anywhere
 
 
 def decide(level: str, seed: int, budget: float | None, game_name: str, options: dict[str, Any], seat: int,
@@ -73,8 +75,8 @@ class BotRunner:
     async def choose(self, level: str, seed: int, game_name: str, options: dict[str, Any], seat: int,
                      view: dict[str, Any], events: Sequence[Event], legal: Sequence[str]) -> str:
         args = (level, seed, self.budget, game_name, options, seat, view, list(events), list(legal))
-        if level in THREAD_LEVELS:
-            return await asyncio.to_thread(decide, *args)
+        if level in INLINE_LEVELS:
+            return decide(*args)
         choice: str = await self.search(decide, *args)
         return choice
 
@@ -116,9 +118,8 @@ class BotRunner:
 
     async def off_turn(self, level: str, seed: int, game_name: str, options: dict[str, Any], seat: int,
                        view: dict[str, Any], events: Sequence[Event], legal: Sequence[str]) -> str | None:
-        """The off-turn answer, in a thread: it is counting (every level), not search."""
-        return await asyncio.to_thread(decide_off_turn, level, seed, self.budget, game_name, options, seat, view,
-                                       list(events), list(legal))
+        """The off-turn answer, on the loop: it is counting (every level), not search."""
+        return decide_off_turn(level, seed, self.budget, game_name, options, seat, view, list(events), list(legal))
 
     def close(self) -> None:
         if self._pool is not None:

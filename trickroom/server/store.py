@@ -249,6 +249,9 @@ class Store:
         # Sign-ins arrive in bursts (fifty a second at 3000 people): their sessions share transactions as the
         # actions do, instead of queueing one transaction each for SQLite's single write connection.
         self.session_log = GroupCommitter(self._insert_sessions)
+        # A table's row is saved at every sit, leave, start and end: at 3000 people those saves, one transaction
+        # each, kept SQLite's single write connection busy most of the time (docs/performance.md).
+        self.table_log = GroupCommitter(self._update_tables)
 
     async def migrate(self) -> None:
         """Create the schema (PostgreSQL) and apply every Alembic migration."""
@@ -265,6 +268,7 @@ class Store:
     async def close(self) -> None:
         await self.action_log.close()
         await self.session_log.close()
+        await self.table_log.close()
         await self.engine.dispose()
         if self.write_engine is not self.engine:
             await self.write_engine.dispose()
@@ -397,8 +401,17 @@ class Store:
         raise RuntimeError("no free table number after 10 draws")
 
     async def save_table(self, table_id: int, **values: Any) -> None:
+        """Update a table's row (returns once it is committed), in one transaction with the saves of the other
+        tables that arrive meanwhile."""
+        await self.table_log.write({"id": table_id, "values": values})
+
+    async def _update_tables(self, rows: Sequence[dict[str, Any]]) -> None:
+        merged: dict[int, dict[str, Any]] = {}  # a table saved twice in one batch: its values in order, the last wins
+        for row in rows:
+            merged.setdefault(row["id"], {}).update(row["values"])
         async with self.writes() as s, s.begin():
-            await s.execute(update(TableRow).where(TableRow.id == table_id).values(**values))
+            for table_id, values in merged.items():
+                await s.execute(update(TableRow).where(TableRow.id == table_id).values(**values))
 
     async def unfinished_tables(self) -> list[TableRow]:
         async with self.sessions() as s:
