@@ -249,9 +249,11 @@ class Store:
         # Sign-ins arrive in bursts (fifty a second at 3000 people): their sessions share transactions as the
         # actions do, instead of queueing one transaction each for SQLite's single write connection.
         self.session_log = GroupCommitter(self._insert_sessions)
-        # A table's row is saved at every sit, leave, start and end: at 3000 people those saves, one transaction
-        # each, kept SQLite's single write connection busy most of the time (docs/performance.md).
-        self.table_log = GroupCommitter(self._update_tables)
+        # A table's row is saved at every sit, leave, start and end: on SQLite those saves, one transaction each,
+        # queued behind each other for the single write connection (docs/performance.md). Not on PostgreSQL:
+        # there a transaction that updates several tables' rows deadlocks with a node's lease renewal, which
+        # updates them in another order (seen at 3000 people on three nodes), and the pool writes side by side.
+        self.table_log = GroupCommitter(self._update_tables) if self.write_engine is not self.engine else None
 
     async def migrate(self) -> None:
         """Create the schema (PostgreSQL) and apply every Alembic migration."""
@@ -268,7 +270,8 @@ class Store:
     async def close(self) -> None:
         await self.action_log.close()
         await self.session_log.close()
-        await self.table_log.close()
+        if self.table_log is not None:
+            await self.table_log.close()
         await self.engine.dispose()
         if self.write_engine is not self.engine:
             await self.write_engine.dispose()
@@ -402,7 +405,10 @@ class Store:
 
     async def save_table(self, table_id: int, **values: Any) -> None:
         """Update a table's row (returns once it is committed), in one transaction with the saves of the other
-        tables that arrive meanwhile."""
+        tables that arrive meanwhile (on SQLite)."""
+        if self.table_log is None:
+            await self._update_tables([{"id": table_id, "values": values}])
+            return
         await self.table_log.write({"id": table_id, "values": values})
 
     async def _update_tables(self, rows: Sequence[dict[str, Any]]) -> None:
