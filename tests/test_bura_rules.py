@@ -1,62 +1,14 @@
-"""Scenario tests with prearranged decks, one or more per ruling B1-B11 (/work/shared/rulings.md)."""
+"""Scenario tests with prearranged decks, one or more per ruling B1-B10 (/work/shared/rulings.md); B11 and the match
+API are in test_bura_scoring.py."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
-
 import pytest
+from bura_helpers import deck_for, finish_trick, new, pass_all, play, play_out_without_claims
 
 from trickroom import cards
 from trickroom.games import IllegalAction, OptionError, events_for, load_game
-from trickroom.games.bura import BuraMatch
 from trickroom.games.bura.tables import BEATS, ID_OF, combination, play_beats
-
-FILLER = [r + s for r in "6789TJQKA" for s in "SHDC"]  # low cards first, suits mixed
-
-
-def deck_for(players: int, hands: Mapping[int, Sequence[str]], trump: str, stock: Sequence[str] = (),
-             dealer: int = 0) -> list[str]:
-    """A deck that deals ``hands`` (seat -> 3 cards) with ``trump`` face up and ``stock`` on top of the stock.
-
-    Seats not named get the lowest remaining cards; the rest of the stock follows in FILLER order.
-    """
-    used = {c for hand in hands.values() for c in hand} | {trump} | set(stock)
-    spare = [c for c in FILLER if c not in used]
-    full = {s: list(hands[s]) if s in hands else [spare.pop(0) for _ in range(3)] for s in range(players)}
-    order = [(dealer + 1 + i) % players for i in range(players)]
-    deck = [full[s][r] for r in range(3) for s in order]
-    deck += [trump, *stock, *spare]
-    assert sorted(deck) == sorted(cards.DECK_36)
-    return deck
-
-
-def new(players: int = 2, decks: Sequence[Sequence[str]] = (), **options: object) -> BuraMatch:
-    match = load_game("bura", players=players, **options).new_match(seed=99, decks=decks)
-    assert isinstance(match, BuraMatch)
-    return match
-
-
-def pass_all(match: BuraMatch) -> None:
-    while match.phase == "announce":
-        match.apply(match.to_act[0], "pass")
-
-
-def play(match: BuraMatch, *plays: str) -> None:
-    """Pass any announcements, then make each play by whoever is to act."""
-    for cards_text in plays:
-        pass_all(match)
-        match.apply(match.to_act[0], "play " + cards_text)
-
-
-def finish_trick(match: BuraMatch) -> None:
-    while match.phase == "play" and match.trick:
-        seat = match.to_act[0]
-        match.apply(seat, match.legal_actions(seat)[0])
-
-
-def types(events: Sequence[Mapping[str, object]]) -> list[object]:
-    return [e["type"] for e in events]
-
 
 # --- B1 ---------------------------------------------------------------------------------------------------
 
@@ -281,13 +233,6 @@ def test_running_points_are_hidden_unless_show_points() -> None:
 
 # --- B8 ---------------------------------------------------------------------------------------------------
 
-def play_out_without_claims(match: BuraMatch) -> None:
-    start = len(match.hand_results)
-    while len(match.hand_results) == start:
-        seat = match.to_act[0]
-        match.apply(seat, match.legal_actions(seat)[0])  # pass, or the first play; never claim
-
-
 def test_no_claim_everyone_antes_again_and_the_same_dealer_deals() -> None:
     match = new(2, [list(cards.DECK_36)])
     play_out_without_claims(match)
@@ -460,166 +405,3 @@ def test_moscow_two_buras_the_earliest_leads_and_the_later_one_wins_the_hand(sec
                                                                                           [0, 18, 3])
     # Seat 1 took the pot of 3 (19 + 3), deals the next hand, and everyone anted again.
     assert match.scores == [18, 21, 18] and match.pot == 3 and match.dealer == 1 and match.hand_number == 2
-
-
-# --- B11, B11a ---------------------------------------------------------------------------------------------
-
-def bura_for(seat: int, dealer: int, players: int = 2) -> list[str]:
-    return deck_for(players, {seat: ["AH", "KH", "QH"]}, trump="6H", dealer=dealer)
-
-
-def win_by_bura(match: BuraMatch, seat: int) -> None:
-    match.apply(seat, "announce bura")
-    for other in match.to_act:  # only this pause: the next hand's pause follows at once
-        match.apply(other, "pass")
-
-
-def test_points_scoring_to_the_end_of_the_match() -> None:
-    decks = [bura_for(1, dealer=0)] + [bura_for(1, dealer=1)] * 10
-    match = new(2, decks, scoring="points")
-    for hand in range(1, 12):
-        assert not match.is_over
-        win_by_bura(match, 1)
-        assert match.scores == [0, hand]
-    assert match.is_over and match.standings == {"kind": "seats", "unit": "points", "scores": [0, 11],
-                                                 "active": [True, True], "pot": 0, "winner": 1, "order": [1, 0]}
-    assert match.events[-1] == {"type": "match_end", "winner": 1, "order": [1, 0], "scores": [0, 11]}
-    assert match.to_act == [] and match.legal_actions(0) == [] and match.legal_actions(1) == []
-    with pytest.raises(IllegalAction, match="over"):
-        match.apply(0, "claim")
-
-
-def test_points_tie_at_the_top_at_or_above_the_target_plays_on() -> None:
-    # Seat 2 claims falsely at once (2 points to each opponent) and deals the next hand; Buras settle the rest.
-    decks = [list(cards.DECK_36)] * 4 + [bura_for(0, dealer=2, players=3), bura_for(1, dealer=0, players=3),
-                                         list(cards.DECK_36), list(cards.DECK_36), bura_for(1, dealer=2, players=3)]
-    match = new(3, decks, scoring="points")
-    for _ in range(4):
-        match.apply(2, "claim")
-    win_by_bura(match, 0)
-    win_by_bura(match, 1)
-    assert match.scores == [9, 9, 0] and match.dealer == 1
-    match.apply(2, "claim")
-    assert match.scores == [11, 11, 0]  # both at the target, level: no winner yet
-    assert not match.is_over and match.standings["winner"] is None and match.to_act == [0, 1, 2]
-    match.apply(2, "claim")
-    assert match.scores == [13, 13, 0]  # both above it, still level
-    assert not match.is_over and not any(e["type"] == "match_end" for e in match.events)
-    assert match.hand_number == 9 and match.dealer == 2
-    win_by_bura(match, 1)  # one point ahead: the match ends
-    assert match.is_over and match.scores == [13, 14, 0]
-    assert match.standings["winner"] == 1 and match.standings["order"] == [1, 0, 2]
-    assert match.events[-1] == {"type": "match_end", "winner": 1, "order": [1, 0, 2], "scores": [13, 14, 0]}
-
-
-def test_points_target_21_plays_past_11_to_the_end() -> None:
-    match = new(2, [bura_for(1, dealer=0)], scoring="points", target=21)
-    win_by_bura(match, 1)
-    for _ in range(5):
-        match.apply(0, "claim")  # false: 2 points to seat 1 each time
-    assert match.scores == [0, 11] and not match.is_over  # 11 would have won with the default target
-    for _ in range(3):
-        match.apply(1, "claim")
-    for _ in range(4):
-        match.apply(0, "claim")
-    assert match.scores == [6, 19] and not match.is_over
-    match.apply(0, "claim")
-    assert match.is_over and match.scores == [6, 21] and match.hand_number == 14
-    assert match.standings["winner"] == 1 and match.standings["order"] == [1, 0]
-    assert match.events[-1] == {"type": "match_end", "winner": 1, "order": [1, 0], "scores": [6, 21]}
-
-
-def test_points_hand_limit_ends_the_match_and_a_tie_at_the_limit_has_no_winner() -> None:
-    match = new(3, [bura_for(1, dealer=0, players=3)], scoring="points", hand_limit=2)
-    win_by_bura(match, 1)  # seat 1: 1 point; next dealer 1
-    match.apply(2, "claim")  # false: seats 0 and 1 get 2 each
-    assert match.is_over and match.scores == [2, 3, 0] and match.standings["winner"] == 1
-    tie = new(2, [list(cards.DECK_36)], scoring="points", hand_limit=1)
-    play_out_without_claims(tie)
-    assert tie.is_over and tie.standings["winner"] is None and tie.scores == [0, 0]
-
-
-def test_pot_scoring_to_the_end_players_without_chips_leave() -> None:
-    decks = [bura_for(1, dealer=0)] + [bura_for(1, dealer=1)] * 3
-    match = new(2, decks, stack=3)
-    after = []
-    for _ in range(3):
-        win_by_bura(match, 1)
-        after.append(match.hand_results[-1]["pot"])
-    assert after == [2, 2, 2]  # each hand's pot: two antes, taken by the Bura
-    # Seat 0 could not ante for the fourth hand: it left, and seat 1 won the match.
-    assert match.is_over and match.standings["winner"] == 1
-    assert match.standings["active"] == [False, True] and match.scores == [0, 6] and match.pot == 0
-    assert [e["type"] for e in match.events[-2:]] == ["leave", "match_end"]
-
-
-def test_false_claimant_who_cannot_pay_leaves_and_the_next_on_the_left_deals() -> None:
-    match = new(3, [list(cards.DECK_36)], stack=2)
-    assert match.pot == 3 and match.scores == [1, 1, 1]
-    events = match.apply(1, "claim")  # owes the pot's 3 chips, has 1
-    assert {"type": "leave", "seat": 1} in events
-    assert match.active == [True, False, True] and match.dealer == 2 and match.pot == 4 + 2
-    assert match.scores == [0, 0, 0] and match.view(None)["hand_sizes"] == [3, 0, 3]
-    assert match.to_act == [0, 2] and match.legal_actions(1) == []
-
-
-@pytest.mark.parametrize(("ending", "pot"), [("false-claim", 4), ("no-claim", 2)])
-def test_a_pot_left_when_the_match_ends_is_not_awarded(ending: str, pot: int) -> None:
-    match = new(2, [bura_for(1, dealer=0), list(cards.DECK_36)], hand_limit=2)
-    win_by_bura(match, 1)  # pot 2 to seat 1; both ante for hand 2, dealt by seat 1
-    assert match.scores == [18, 20] and match.pot == 2
-    if ending == "false-claim":
-        match.apply(0, "claim")  # seat 0 pays the pot's 2: the pot doubles and would carry over
-    else:
-        play_out_without_claims(match)  # no one wins: the pot would carry over with new antes
-    assert match.hand_results[-1]["reason"] == ending and match.hand_results[-1]["winner"] is None
-    # The hand limit ends the match: the pot goes to no one, no one antes again, chips rank the players.
-    scores = [16, 20] if ending == "false-claim" else [18, 20]
-    assert match.is_over and match.scores == scores and match.pot == pot and match.hand_number == 2
-    assert sum(match.scores) + match.pot == 40
-    assert match.standings == {"kind": "seats", "unit": "chips", "scores": scores, "active": [True, True],
-                               "pot": pot, "winner": 1, "order": [1, 0]}
-    assert match.events[-1] == {"type": "match_end", "winner": 1, "order": [1, 0], "scores": scores}
-    assert [e["type"] for e in match.events[-2:]] == ["hand_end", "match_end"]  # no ante, no deal after it
-
-
-def test_a_pot_left_by_players_leaving_is_not_awarded_to_the_last_one() -> None:
-    # Three players with 2 chips each; seat 1 claims falsely with 1 chip, owes the pot's 3 and leaves. The pot
-    # (4, then 6 with the next antes) stays on the table when seat 2, with no chips left, claims falsely and
-    # leaves too: seat 0, the last one in, wins the match but not the pot.
-    match = new(3, [list(cards.DECK_36)], stack=2)
-    match.apply(1, "claim")
-    assert match.pot == 6 and match.scores == [0, 0, 0] and match.active == [True, False, True]
-    match.apply(2, "claim")  # owes 6, has 0: leaves; one player is left
-    assert match.is_over and match.scores == [0, 0, 0] and match.pot == 6
-    assert match.standings["winner"] == 0 and match.standings["active"] == [True, False, False]
-    assert match.standings["order"] == [0, 2, 1]  # level on chips: the one still in, then who left later
-
-
-def test_hand_limit_in_pot_mode_ranks_by_chips() -> None:
-    match = new(2, [bura_for(1, dealer=0)], hand_limit=1)
-    win_by_bura(match, 1)
-    assert match.is_over and match.standings["winner"] == 1 and match.standings["order"] == [1, 0]
-    assert match.scores == [19, 21] and match.hand_number == 1
-
-
-
-# --- the match API -----------------------------------------------------------------------------------------
-
-def test_hand_results_are_copies_that_a_caller_cannot_use_to_change_the_match() -> None:
-    match = new(2, [bura_for(1, dealer=0)])
-    win_by_bura(match, 1)
-    results = match.hand_results
-    results[0]["points"][0] = 99
-    results[0]["winner"] = 0
-    results.append({"winner": 0})
-    assert match.hand_results == [{"winner": 1, "reason": "bura", "claimant": None, "points": [0, 0], "hand": 1,
-                                   "dealer": 0, "pot": 2}]
-    assert match.scores == [18, 20]
-
-
-def test_view_of_a_seat_that_is_not_at_the_table_is_a_spectators_view() -> None:
-    # As in Mpourloto: no error, and nothing private (no hand, no legal actions).
-    match = new(3, [list(cards.DECK_36)])
-    assert match.view(3) == match.view(-1) == match.view(None)
-    assert match.view(3)["hand"] is None and match.view(3)["legal"] == []
