@@ -16,6 +16,7 @@ import pytest
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "bench"))
 
 from loadgen.deployment import Deployment
+from loadgen.evening import Sample, step_quantile
 from loadgen.person import STALE, lobby_changes
 from loadgen.world import Plan, World, evening
 
@@ -30,6 +31,16 @@ def test_lobby_messages_are_read_loosely() -> None:
              "removed": ["t7"]}
     assert lobby_changes(batch) == ([entry], ["t6", "t7"])
     assert lobby_changes({"type": "lobby", "users": [], "tables": [entry]}) == ([entry], [])
+
+
+def test_the_servers_step_times_are_read_from_its_histogram_between_two_samples() -> None:
+    def at(counts: list[float]) -> Sample:
+        return Sample(0, 0, 0, 0, 0, 0, dict(zip([0.01, 0.1, 1.0, float("inf")], counts, strict=True)))
+
+    before, after = at([50, 50, 50, 50]), at([140, 149, 150, 150])  # 100 steps: 90 within 10 ms, 99 within 100 ms
+    assert (step_quantile(before, after, 0.5), step_quantile(before, after, 0.99)) == ("<= 10 ms", "<= 100 ms")
+    assert step_quantile(at([0, 0, 0, 1]), at([0, 0, 0, 3]), 0.5) == "> 1 s"
+    assert step_quantile(before, before, 0.5) == "no samples"
 
 
 def everyone_has_played(world: World) -> bool:

@@ -14,7 +14,7 @@ import os
 import queue
 import time
 import urllib.request
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from loadgen.deployment import Deployment, Server
@@ -36,10 +36,17 @@ class Sample:
     actions: float  # trickroom_actions_total, all nodes (people's and bots' actions)
     connections: float  # trickroom_connections, all nodes (open websockets)
     at: float
+    # trickroom_action_latency_seconds, all nodes: the server's own time for an action, from applying it to the end
+    # of its broadcast, its database write included (not its wait for the table): how many took at most each bound
+    steps: dict[float, float] = field(default_factory=dict)
+
+
+STEP_BUCKET = "trickroom_action_latency_seconds_bucket"
 
 
 def from_metrics(server: Server) -> dict[str, float]:
-    """The node's action counter and open connections from /metrics; NaN when it does not answer."""
+    """The node's action counter, open connections and step-time histogram (``le=<bound>`` keys, cumulative)
+    from /metrics; NaN when it does not answer."""
     found = {"trickroom_actions_total": float("nan"), "trickroom_connections": float("nan")}
     try:
         with urllib.request.urlopen(f"http://127.0.0.1:{server.port}/metrics", timeout=10) as reply:
@@ -50,7 +57,24 @@ def from_metrics(server: Server) -> dict[str, float]:
         name = line.split(" ", 1)[0].split("{", 1)[0]
         if name in found:
             found[name] = float(line.rsplit(" ", 1)[1])
+        elif name == STEP_BUCKET and 'le="' in line:
+            bound = line.split('le="', 1)[1].split('"', 1)[0]
+            found[f"le={bound}"] = float(line.rsplit(" ", 1)[1])
     return found
+
+
+def step_quantile(before: Sample, after: Sample, q: float) -> str:
+    """The bucket that holds the ``q`` quantile of the steps between two samples: "<= 25 ms" (or "> 2.5 s")."""
+    counts = {bound: after.steps[bound] - before.steps.get(bound, 0.0) for bound in sorted(after.steps)}
+    total = counts.get(float("inf"), 0.0)
+    if total <= 0:
+        return "no samples"
+    for bound, count in counts.items():
+        if count >= q * total:
+            if bound == float("inf"):
+                return f"> {max(b for b in counts if b != bound):g} s"
+            return f"<= {bound * 1000:g} ms"
+    return "no samples"
 
 
 def run_queue_seconds(server: Server) -> float:
@@ -66,8 +90,14 @@ def sample(servers: list[Server]) -> Sample:
     cpu, waited = sum(s.cpu_seconds() for s in servers), sum(run_queue_seconds(s) for s in servers)
     memory = sum(s.memory_mb() for s in servers)
     metrics = [from_metrics(server) for server in servers]
+    steps: dict[float, float] = {}
+    for found in metrics:
+        for key, value in found.items():
+            if key.startswith("le="):
+                bound = float(key[3:])  # "+Inf" reads as infinity
+                steps[bound] = steps.get(bound, 0.0) + value
     return Sample(cpu, waited, memory, sum(m["trickroom_actions_total"] for m in metrics),
-                  sum(m["trickroom_connections"] for m in metrics), at)
+                  sum(m["trickroom_connections"] for m in metrics), at, steps)
 
 
 @dataclass
@@ -153,6 +183,10 @@ def report(evening: Evening, plan: Plan, seconds: float) -> None:
           f"(per player) {counts['matches finished (per player)']}; chats {counts['table chats']} at tables, "
           f"{counts['lobby chats']} in the lobby")
     print(f"  action to broadcast: {ms(stats.latencies)}; of the acts after the sign-in: {ms(stats.late_latencies)}")
+    late = (evening.signed_in, evening.end)
+    print("  the server's own step after the sign-in (every action, bots' too: apply to the end of the broadcast, "
+          f"the write included, not the wait for the table; its histogram): p50 {step_quantile(*late, 0.5)}, "
+          f"p99 {step_quantile(*late, 0.99)}")
     print(f"  lobby update (create sent -> a lobby watcher hears the table listed): {ms(stats.lobby_latencies)}")
     print(f"  time to sit down (create or watch sent -> sit answered): {ms(stats.sit_times)}")
     print(f"  reconnect (dropped -> resume answered, 2-8 s offline included): {ms(stats.reconnect_times)}")
