@@ -21,7 +21,8 @@ from trickroom.games import Match, events_for, load_game
 from trickroom.narration import translate
 from trickroom.server.flags import flag_collusion
 from trickroom.server.moderation import Moderation
-from trickroom.server.store import LoggedAction, Store, TableRow
+from trickroom.server.rows import TableRow
+from trickroom.server.store import LoggedAction, Store
 
 
 def whole_match(bots: list[Bot], seed: int, hands: int = 20) -> Match:

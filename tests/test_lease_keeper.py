@@ -16,7 +16,8 @@ from conftest import need_service
 from test_server_postgres import POSTGRES, _execute, postgres_available
 
 from trickroom.server.lease_keeper import LeaseKeeper
-from trickroom.server.store import Store, TableRow
+from trickroom.server.rows import TableRow
+from trickroom.server.store import Store
 
 LEASE = 1.5  # seconds
 

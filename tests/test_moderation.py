@@ -13,7 +13,8 @@ import pytest
 
 from trickroom.server.accounts import check_password, hash_password
 from trickroom.server.moderation import Actor, Moderation, StillPlaying, UnknownRole
-from trickroom.server.store import ChatRow, SessionRow, StatRow, Store, TableRow, UserRow, utcnow
+from trickroom.server.rows import ChatRow, SessionRow, StatRow, TableRow, UserRow, utcnow
+from trickroom.server.store import Store
 
 T = TypeVar("T")
 OPERATOR = Actor.operator("root")

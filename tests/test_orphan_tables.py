@@ -11,7 +11,8 @@ from pathlib import Path
 import pytest
 from sqlalchemy.exc import IntegrityError
 
-from trickroom.server.store import FINISHED_ORPHANS_WITHIN, Store, TableRow, utcnow
+from trickroom.server.rows import TableRow, utcnow
+from trickroom.server.store import FINISHED_ORPHANS_WITHIN, Store
 
 
 def row(status: str, owner: str | None, lease_ago: float, finished_ago: float | None = None) -> TableRow:

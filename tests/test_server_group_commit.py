@@ -8,7 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from trickroom.server.store import StaleOwner, Store, TableRow
+from trickroom.server.rows import TableRow
+from trickroom.server.store import StaleOwner, Store
 
 
 async def new_store(path: Path) -> tuple[Store, list[int]]:

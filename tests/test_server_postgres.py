@@ -109,7 +109,8 @@ def test_table_saves_beside_lease_renewals_never_deadlock(schema: str) -> None:
     """On PostgreSQL each table's save is its own transaction: a batch of saves locked several tables' rows in
     one order while a lease renewal locked them in another, and PostgreSQL broke the tie with "deadlock
     detected" (seen at 3000 people on three nodes)."""
-    from trickroom.server.store import Store, TableRow
+    from trickroom.server.rows import TableRow
+    from trickroom.server.store import Store
 
     async def scenario() -> None:
         store = Store(POSTGRES, schema=schema)

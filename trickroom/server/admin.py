@@ -39,8 +39,9 @@ from trickroom.server.moderation import (
     StillPlaying,
     address_network,
 )
+from trickroom.server.rows import UserRow
 from trickroom.server.settings import Settings, load_settings
-from trickroom.server.store import Store, UserRow
+from trickroom.server.store import Store
 
 DURATION = re.compile(r"^(\d+)([mhd])$")
 UNITS = {"m": "minutes", "h": "hours", "d": "days"}

@@ -19,7 +19,8 @@ from typing import Any
 from trickroom.bots import collusion
 from trickroom.games import load_game
 from trickroom.server.moderation import Moderation, ReportRow
-from trickroom.server.store import LoggedAction, TableRow
+from trickroom.server.rows import TableRow
+from trickroom.server.store import LoggedAction
 
 
 def seat_people(row: TableRow, actions: Sequence[LoggedAction]) -> dict[int, dict[str, Any]]:

@@ -28,16 +28,8 @@ from sqlalchemy.orm import Mapped, mapped_column
 
 from trickroom.server.hygiene import REASON_LENGTH, clean_reason
 from trickroom.server.names import name_key
-from trickroom.server.store import (
-    Base,
-    ChatRow,
-    SessionRow,
-    StatRow,
-    Store,
-    TableRow,
-    UserRow,
-    utcnow,
-)
+from trickroom.server.rows import Base, ChatRow, SessionRow, StatRow, TableRow, UserRow, utcnow
+from trickroom.server.store import Store
 
 ROLES = ("admin", "moderator")
 BAN_KINDS = ("account", "name", "address")  # an account (u12), a guest nickname (its look-alike key), an address

@@ -40,7 +40,7 @@ from trickroom.server.protocol import (
     TableMessage,
     number_in,
 )
-from trickroom.server.store import TableRow, utcnow
+from trickroom.server.rows import TableRow, utcnow
 from trickroom.server.table import Table
 from trickroom.server.table_parts import (
     CLOSED,

@@ -45,7 +45,7 @@ from trickroom.server.protocol import (
     number_in,
     replying,
 )
-from trickroom.server.store import TableRow
+from trickroom.server.rows import TableRow
 from trickroom.server.table_parts import FINISHED, PAUSED, PLAYING, Entry, Listener, Member
 from trickroom.server.table_render import render
 from trickroom.server.table_requests import ban_entries

@@ -42,9 +42,10 @@ from trickroom.server.protocol import (
     user_summary,
 )
 from trickroom.server.replays import Replays
+from trickroom.server.rows import utcnow
 from trickroom.server.sessions import FrontDoor
 from trickroom.server.settings import Settings
-from trickroom.server.store import StaleOwner, Store, utcnow
+from trickroom.server.store import StaleOwner, Store
 from trickroom.server.table import Table
 from trickroom.server.table_parts import CLOSED, FINISHED, TableConfig
 from trickroom.server.table_state import TableState

@@ -62,7 +62,8 @@ from trickroom.server.protocol import (
     replying,
     user_summary,
 )
-from trickroom.server.store import NameTaken, SessionRow, utcnow
+from trickroom.server.rows import SessionRow, utcnow
+from trickroom.server.store import NameTaken
 
 if TYPE_CHECKING:
     from sqlalchemy.ext.asyncio import AsyncSession

@@ -41,9 +41,10 @@ from trickroom.server.protocol import (
     Watch,
     parse_client_message,
 )
+from trickroom.server.rows import ChatRow, TableRow, utcnow
 from trickroom.server.services import Services
 from trickroom.server.sessions import check_table_password
-from trickroom.server.store import ChatRow, LoggedAction, StaleOwner, TableRow, store_busy, utcnow
+from trickroom.server.store import LoggedAction, StaleOwner, store_busy
 from trickroom.server.table_parts import (
     WRITES,
     Announce,
