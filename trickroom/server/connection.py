@@ -74,7 +74,7 @@ class Outbox:
 class Connection:
     """One websocket, as the room sees it: an outbound queue of encoded frames and who is logged in on it.
 
-    Every message is encoded once, here, as it is sent (``protocol.encode``, which cannot fail on text); the
+    Every message is encoded once, here, as it is sent (``frames.encode``, which cannot fail on text); the
     connection's writer (``app.write_loop``) only sends frames. ``close`` ends the connection after the frames
     already queued, with a close code and reason; a connection that is closing takes no more messages."""
 

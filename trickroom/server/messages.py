@@ -2,7 +2,7 @@
 
 A message is built as a plain dict checked by mypy against its type here (``message: Welcome = {...}``, or
 ``Welcome(type="welcome", ...)``), so sending costs nothing more: :meth:`Connection.send` encodes it once
-(``protocol.encode``). :data:`AnyServerMessage` is their union; ``trickroom protocol-schema`` exports its JSON Schema
+(``frames.encode``). :data:`AnyServerMessage` is their union; ``trickroom protocol-schema`` exports its JSON Schema
 with the client messages' (:func:`trickroom.server.protocol.protocol_schema`). Nested parts that come from the games
 (a view, an event, standings, options) are plain JSON objects here: their shapes are the games'.
 """
