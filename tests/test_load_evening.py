@@ -71,6 +71,9 @@ def test_a_short_evening_seats_everyone_and_everyone_plays() -> None:
     assert stats.counts["actions"] > 7
     assert len(stats.latencies) >= stats.counts["actions"] - 7  # an act acknowledged as the run ended may lack it
     assert stats.lobby_latencies  # the watcher heard tables being listed
-    # The only refusals allowed: an act that another seat's move (a claim ending the hand) overtook.
-    assert set(stats.errors) <= STALE
-    assert sum(stats.errors.values()) == stats.counts["acts overtaken by another seat's move"]
+    # The only refusals allowed: an act that another seat's move (a claim ending the hand) overtook, and a sit that
+    # another person's sit on the same free seat overtook (the room is right: both chose it at once; everyone still
+    # sat down, above). A full run saw one such `seat_taken` among 8 people.
+    acts = {code: count for code, count in stats.errors.items() if code != "seat_taken"}
+    assert set(acts) <= STALE
+    assert sum(acts.values()) == stats.counts["acts overtaken by another seat's move"]
