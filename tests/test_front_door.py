@@ -106,7 +106,7 @@ def test_sessions_made_before_hashing_still_work_and_are_kept_hashed(tmp_path: P
             config.attributes["connection"] = connection
             command.upgrade(config, "0004")
 
-        async with store.write_engine.begin() as conn:
+        async with store.engine.begin() as conn:
             await conn.run_sync(upgrade)
         await store.close()
 

@@ -68,8 +68,7 @@ class Room:
     def end_mutes(self) -> None:
         """Time passes: every mute's end is in the past."""
         async def work(moderation: Moderation, store: Store) -> None:
-            async with store.writes() as s, s.begin():
-                await s.execute(update(MuteRow).values(expires_at=dt.datetime(2000, 1, 1)))
+            await store.write_statement(update(MuteRow).values(expires_at=dt.datetime(2000, 1, 1)))
 
         self.run(work)
 

@@ -24,7 +24,7 @@ from typing import Any
 
 from sqlalchemy import JSON, DateTime, ForeignKey, Integer, String, Text, cast, delete, or_, select, update
 from sqlalchemy.ext.asyncio import AsyncSession
-from sqlalchemy.orm import Mapped, mapped_column
+from sqlalchemy.orm import Mapped, Session, mapped_column
 
 from trickroom.server.hygiene import REASON_LENGTH, clean_reason
 from trickroom.server.names import name_key
@@ -169,16 +169,19 @@ class Moderation:
     def __init__(self, store: Store) -> None:
         self.store = store
 
-    async def _audit(self, session: AsyncSession, by: Actor, action: str, target: str | None = None,
-                     target_name: str | None = None, reason: str | None = None, **details: Any) -> None:
+    def _audit(self, session: Session, by: Actor, action: str, target: str | None = None,
+               target_name: str | None = None, reason: str | None = None, **details: Any) -> None:
         session.add(AuditRow(at=utcnow(), actor=by.id, actor_name=by.name, action=action, target=target,
                              target_name=target_name, reason=clean_reason(reason), details=details))
 
     async def record(self, by: Actor, action: str, target: str | None = None, target_name: str | None = None,
                      reason: str | None = None, **details: Any) -> None:
         """An audit row for an action that changes nothing in the database (a backup, a table closed...)."""
-        async with self.store.writes() as s, s.begin():
-            await self._audit(s, by, action, target, target_name, reason, **details)
+
+        def change(s: Session) -> None:
+            self._audit(s, by, action, target, target_name, reason, **details)
+
+        await self.store.write(change)
 
     # Roles
 
@@ -186,27 +189,33 @@ class Moderation:
         """Give the account ``role``; False (and no audit row) if it had it already."""
         if role not in ROLES:
             raise UnknownRole(role)
-        async with self.store.writes() as s, s.begin():
-            user = await s.get(UserRow, user_id)
-            if user is None or user.deleted_at is not None or await s.get(RoleRow, (user_id, role)) is not None:
+
+        def change(s: Session) -> bool:
+            user = s.get(UserRow, user_id)
+            if user is None or user.deleted_at is not None or s.get(RoleRow, (user_id, role)) is not None:
                 return False
             s.add(RoleRow(user_id=user_id, role=role, granted_by=by.id, granted_at=utcnow()))
-            await self._audit(s, by, "role.grant", account_ref(user_id), user.name, reason, role=role)
-        return True
+            self._audit(s, by, "role.grant", account_ref(user_id), user.name, reason, role=role)
+            return True
+
+        return await self.store.write(change)
 
     async def revoke_role(self, user_id: int, role: str, by: Actor, reason: str | None = None) -> bool:
         """Take ``role`` away; False if the account did not have it."""
         if role not in ROLES:
             raise UnknownRole(role)
-        async with self.store.writes() as s, s.begin():
-            row = await s.get(RoleRow, (user_id, role))
+
+        def change(s: Session) -> bool:
+            row = s.get(RoleRow, (user_id, role))
             if row is None:
                 return False
-            user = await s.get(UserRow, user_id)
-            await s.delete(row)
-            await self._audit(s, by, "role.revoke", account_ref(user_id), user.name if user else None, reason,
-                              role=role)
-        return True
+            user = s.get(UserRow, user_id)
+            s.delete(row)
+            self._audit(s, by, "role.revoke", account_ref(user_id), user.name if user else None, reason,
+                        role=role)
+            return True
+
+        return await self.store.write(change)
 
     async def roles_of(self, user_id: int) -> set[str]:
         async with self.store.sessions() as s:
@@ -222,44 +231,52 @@ class Moderation:
 
     # Accounts
 
-    async def end_sessions(self, session: AsyncSession, user_id: int) -> list[str]:
+    def end_sessions(self, session: Session, user_id: int) -> list[str]:
         """Delete every session of the account (within ``session``'s transaction); their token hashes."""
         ref = account_ref(user_id)
-        hashes = list((await session.execute(select(SessionRow.token_hash).where(SessionRow.user_id == ref)))
-                      .scalars())
-        await session.execute(delete(SessionRow).where(SessionRow.user_id == ref))
+        hashes = list(session.execute(select(SessionRow.token_hash).where(SessionRow.user_id == ref)).scalars())
+        session.execute(delete(SessionRow).where(SessionRow.user_id == ref))
         return hashes
 
     async def reset_password(self, user_id: int, password_hash: str, by: Actor,
                              reason: str | None = None) -> list[str]:
         """A new password (its argon2 hash); every session of the account ends. The ended sessions' hashes."""
-        async with self.store.writes() as s, s.begin():
-            user = await self._live_user(s, user_id)
+
+        def change(s: Session) -> list[str]:
+            user = self._live_user(s, user_id)
             user.password_hash = password_hash
-            ended = await self.end_sessions(s, user_id)
-            await self._audit(s, by, "account.password", account_ref(user_id), user.name, reason,
-                              sessions_ended=len(ended))
-        return ended
+            ended = self.end_sessions(s, user_id)
+            self._audit(s, by, "account.password", account_ref(user_id), user.name, reason,
+                        sessions_ended=len(ended))
+            return ended
+
+        return await self.store.write(change)
 
     async def disable_account(self, user_id: int, by: Actor, reason: str | None = None) -> list[str]:
         """The account can no longer log in; its sessions end. The ended sessions' hashes."""
-        async with self.store.writes() as s, s.begin():
-            user = await self._live_user(s, user_id)
+
+        def change(s: Session) -> list[str]:
+            user = self._live_user(s, user_id)
             user.disabled_at = user.disabled_at or utcnow()
-            ended = await self.end_sessions(s, user_id)
-            await self._audit(s, by, "account.disable", account_ref(user_id), user.name, reason,
-                              sessions_ended=len(ended))
-        return ended
+            ended = self.end_sessions(s, user_id)
+            self._audit(s, by, "account.disable", account_ref(user_id), user.name, reason,
+                        sessions_ended=len(ended))
+            return ended
+
+        return await self.store.write(change)
 
     async def enable_account(self, user_id: int, by: Actor, reason: str | None = None) -> bool:
         """Undo :meth:`disable_account`; False if the account was not disabled."""
-        async with self.store.writes() as s, s.begin():
-            user = await self._live_user(s, user_id)
+
+        def change(s: Session) -> bool:
+            user = self._live_user(s, user_id)
             if user.disabled_at is None:
                 return False
             user.disabled_at = None
-            await self._audit(s, by, "account.enable", account_ref(user_id), user.name, reason)
-        return True
+            self._audit(s, by, "account.enable", account_ref(user_id), user.name, reason)
+            return True
+
+        return await self.store.write(change)
 
     async def delete_account(self, user_id: int, deleted_name: str, by: Actor,
                              reason: str | None = None) -> list[str]:
@@ -273,10 +290,11 @@ class Moderation:
         """
         ref = account_ref(user_id)
         quoted = f'"{ref}"'
-        async with self.store.writes() as s, s.begin():
-            user = await self._live_user(s, user_id)
+
+        def change(s: Session) -> list[str]:
+            user = self._live_user(s, user_id)
             mentioned = or_(cast(TableRow.seats, Text).contains(quoted), cast(TableRow.host, Text).contains(quoted))
-            tables = list((await s.execute(select(TableRow).where(mentioned))).scalars())
+            tables = list(s.execute(select(TableRow).where(mentioned)).scalars())
             unfinished = [t.id for t in tables if t.status not in ("finished", "closed")]
             if unfinished:  # its row is the running table's: only the server that holds it may write it
                 raise StillPlaying(unfinished)
@@ -286,31 +304,33 @@ class Moderation:
                                for seat in table.seats]
                 if table.host.get("id") == ref:
                     table.host = gone
-            said = await s.execute(select(ChatRow).where(cast(ChatRow.sender, Text).contains(quoted)))
+            said = s.execute(select(ChatRow).where(cast(ChatRow.sender, Text).contains(quoted)))
             for chat in said.scalars():
                 if chat.sender.get("id") == ref:
-                    await s.delete(chat)
-            ended = await self.end_sessions(s, user_id)
-            await s.execute(delete(StatRow).where(StatRow.user_id == user_id))
-            await s.execute(delete(RoleRow).where(RoleRow.user_id == user_id))
-            await s.execute(update(ReportRow).where(ReportRow.target == ref).values(target_name=deleted_name))
-            await s.execute(update(ReportRow).where(ReportRow.reporter == ref).values(reporter_name=deleted_name))
-            await s.execute(update(MuteRow).where(MuteRow.user_id == ref).values(name=deleted_name))
-            await s.execute(update(RoomBanRow).where(RoomBanRow.kind == "account", RoomBanRow.value == ref)
-                            .values(label=deleted_name))
-            await s.execute(update(AuditRow).where(AuditRow.target == ref).values(target_name=deleted_name))
-            await s.execute(update(AuditRow).where(AuditRow.actor == ref).values(actor_name=deleted_name))
+                    s.delete(chat)
+            ended = self.end_sessions(s, user_id)
+            s.execute(delete(StatRow).where(StatRow.user_id == user_id))
+            s.execute(delete(RoleRow).where(RoleRow.user_id == user_id))
+            s.execute(update(ReportRow).where(ReportRow.target == ref).values(target_name=deleted_name))
+            s.execute(update(ReportRow).where(ReportRow.reporter == ref).values(reporter_name=deleted_name))
+            s.execute(update(MuteRow).where(MuteRow.user_id == ref).values(name=deleted_name))
+            s.execute(update(RoomBanRow).where(RoomBanRow.kind == "account", RoomBanRow.value == ref)
+                      .values(label=deleted_name))
+            s.execute(update(AuditRow).where(AuditRow.target == ref).values(target_name=deleted_name))
+            s.execute(update(AuditRow).where(AuditRow.actor == ref).values(actor_name=deleted_name))
             tombstone = f"#deleted{user_id}"  # '#' starts no valid name: nobody can register or log in as it
             user.username, user.name, user.name_key, user.name_shape = tombstone, "", tombstone, tombstone
             user.password_hash, user.preferences = "!", {}  # "!" is no argon2 hash: no password matches it
             now = utcnow()
             user.disabled_at, user.deleted_at = user.disabled_at or now, now
-            await self._audit(s, by, "account.delete", ref, deleted_name, reason, tables=len(tables),
-                              sessions_ended=len(ended))
-        return ended
+            self._audit(s, by, "account.delete", ref, deleted_name, reason, tables=len(tables),
+                        sessions_ended=len(ended))
+            return ended
 
-    async def _live_user(self, session: AsyncSession, user_id: int) -> UserRow:
-        user = await session.get(UserRow, user_id)
+        return await self.store.write(change)
+
+    def _live_user(self, session: Session, user_id: int) -> UserRow:
+        user = session.get(UserRow, user_id)
         if user is None or user.deleted_at is not None:
             raise LookupError(f"no account u{user_id}")
         return user
@@ -331,25 +351,31 @@ class Moderation:
             value = target
         row = RoomBanRow(kind=kind, value=value, label=(label or target)[:200], reason=clean_reason(reason),
                          created_by=by.id, created_at=utcnow(), expires_at=until)
-        async with self.store.writes() as s, s.begin():
+
+        def change(s: Session) -> RoomBanRow:
             s.add(row)
-            await s.flush()
-            await self._audit(s, by, "ban", target if kind == "account" else f"{kind}:{value}", row.label, reason,
-                              ban=row.id, kind=kind, until=_iso(until))
-        return row
+            s.flush()
+            self._audit(s, by, "ban", target if kind == "account" else f"{kind}:{value}", row.label, reason,
+                        ban=row.id, kind=kind, until=_iso(until))
+            return row
+
+        return await self.store.write(change)
 
     async def lift_ban(self, ban_id: int, by: Actor, reason: str | None = None,
                        now: dt.datetime | None = None) -> RoomBanRow | None:
         """End a ban before its time; None if there is no such ban in force."""
         now = now or utcnow()
-        async with self.store.writes() as s, s.begin():
-            row = await s.get(RoomBanRow, ban_id)
+
+        def change(s: Session) -> RoomBanRow | None:
+            row = s.get(RoomBanRow, ban_id)
             if row is None or not row.in_force(now):
                 return None
             row.lifted_at, row.lifted_by = now, by.id
             target = row.value if row.kind == "account" else f"{row.kind}:{row.value}"
-            await self._audit(s, by, "ban.lift", target, row.label, reason, ban=row.id, kind=row.kind)
-        return row
+            self._audit(s, by, "ban.lift", target, row.label, reason, ban=row.id, kind=row.kind)
+            return row
+
+        return await self.store.write(change)
 
     async def bans(self, include_past: bool = False, now: dt.datetime | None = None) -> list[RoomBanRow]:
         """The bans in force (``include_past``: every ban ever made), the newest first."""
@@ -384,24 +410,30 @@ class Moderation:
         """Silence ``user`` (a user summary) in lobby chat until ``until`` (None: until lifted)."""
         row = MuteRow(user_id=str(user["id"]), name=str(user["name"])[:80], reason=clean_reason(reason),
                       created_by=by.id, created_at=utcnow(), expires_at=until)
-        async with self.store.writes() as s, s.begin():
+
+        def change(s: Session) -> MuteRow:
             s.add(row)
-            await s.flush()
-            await self._audit(s, by, "mute", row.user_id, row.name, reason, mute=row.id, until=_iso(until))
-        return row
+            s.flush()
+            self._audit(s, by, "mute", row.user_id, row.name, reason, mute=row.id, until=_iso(until))
+            return row
+
+        return await self.store.write(change)
 
     async def unmute(self, user_id: str, by: Actor, reason: str | None = None,
                      now: dt.datetime | None = None) -> int:
         """Lift every mute in force on ``user_id``; how many there were (0: no audit row)."""
         now = now or utcnow()
-        async with self.store.writes() as s, s.begin():
-            rows = [row for row in (await s.execute(select(MuteRow).where(MuteRow.user_id == user_id))).scalars()
+
+        def change(s: Session) -> int:
+            rows = [row for row in s.execute(select(MuteRow).where(MuteRow.user_id == user_id)).scalars()
                     if row.in_force(now)]
             for row in rows:
                 row.lifted_at, row.lifted_by = now, by.id
             if rows:
-                await self._audit(s, by, "mute.lift", user_id, rows[0].name, reason, mutes=[r.id for r in rows])
-        return len(rows)
+                self._audit(s, by, "mute.lift", user_id, rows[0].name, reason, mutes=[r.id for r in rows])
+            return len(rows)
+
+        return await self.store.write(change)
 
     async def mute_for(self, user_id: str, now: dt.datetime | None = None) -> MuteRow | None:
         """The mute in force on ``user_id`` that lasts longest; None: they may speak."""
@@ -425,18 +457,24 @@ class Moderation:
         row = ReportRow(kind="player", reporter=str(reporter["id"]), reporter_name=str(reporter["name"])[:80],
                         target=str(target["id"]), target_name=str(target["name"])[:80], table_id=table_id,
                         reason=clean_reason(reason), created_at=utcnow())
-        async with self.store.writes() as s, s.begin():
+
+        def change(s: Session) -> ReportRow:
             s.add(row)
-        return row
+            return row
+
+        return await self.store.write(change)
 
     async def flag(self, kind: str, target: dict[str, Any], table_id: int, reason_key: str,
                    reason_params: dict[str, Any]) -> ReportRow:
         """The room's own flag for moderators (``kind`` "collusion"): a catalog sentence and its parameters."""
         row = ReportRow(kind=kind, target=str(target["id"]), target_name=str(target["name"])[:80],
                         table_id=table_id, reason_key=reason_key, reason_params=reason_params, created_at=utcnow())
-        async with self.store.writes() as s, s.begin():
+
+        def change(s: Session) -> ReportRow:
             s.add(row)
-        return row
+            return row
+
+        return await self.store.write(change)
 
     async def open_reports(self) -> list[ReportRow]:
         """Reports and flags no moderator has handled yet, the oldest first (they wait for a moderator)."""
@@ -446,14 +484,17 @@ class Moderation:
 
     async def handle_report(self, report_id: int, by: Actor, outcome: str | None = None) -> ReportRow | None:
         """Mark a report handled, with what was done; None if there is no open report of that number."""
-        async with self.store.writes() as s, s.begin():
-            row = await s.get(ReportRow, report_id)
+
+        def change(s: Session) -> ReportRow | None:
+            row = s.get(ReportRow, report_id)
             if row is None or row.handled_at is not None:
                 return None
             row.handled_at, row.handled_by, row.outcome = utcnow(), by.id, clean_reason(outcome)
-            await self._audit(s, by, "report.handle", row.target, row.target_name, outcome, report=row.id,
-                              kind=row.kind)
-        return row
+            self._audit(s, by, "report.handle", row.target, row.target_name, outcome, report=row.id,
+                        kind=row.kind)
+            return row
+
+        return await self.store.write(change)
 
     # The audit log
 

@@ -8,26 +8,35 @@ uniqueness on (table_id, seq) is the fence for several server processes: an owne
 append, because the new owner's append of the same ``seq`` already exists.
 
 Actions are appended by group commit (:mod:`trickroom.server.group_commit`): every append waits until its row
-is committed, but the appends of all tables that arrive while a commit runs share the next one. On SQLite every
-write goes through one connection (SQLite has a single writer anyway: queueing here instead of in SQLite's lock
-avoids ``database is locked``), reads use a pool of their own, and the database runs in WAL mode with
-``synchronous=NORMAL``: a committed transaction survives the server process being killed; only a power cut or
-an operating-system crash may lose the last transactions.
+is committed, but the appends of all tables that arrive while a commit runs share the next one.
+
+Every write is a plain function of a (synchronous) ORM session, run by :meth:`Store.write` in one transaction.
+On SQLite those functions run, one after the other, in a thread of their own that holds the only write
+connection (SQLite has a single writer anyway: queueing here instead of in SQLite's lock avoids ``database is
+locked``). A whole transaction is then one trip from the event loop to that thread and back, where an async
+driver makes a trip for each step (begin, each statement, commit), and each trip waits for a turn of a busy
+loop: that wait was the tail of an evening's actions (docs/performance.md). Reads use an async pool of their
+own. The database runs in WAL mode with ``synchronous=NORMAL``: a committed transaction survives the server
+process being killed; only a power cut or an operating-system crash may lose the last transactions. On
+PostgreSQL the same functions run through an async session of the pool (``run_sync``).
 """
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import datetime as dt
 import secrets
-from collections.abc import AsyncIterator, Sequence
+from collections.abc import AsyncIterator, Callable, Sequence
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 from sqlalchemy import (
     and_,
     case,
+    create_engine,
     delete,
     event,
     insert,
@@ -35,11 +44,12 @@ from sqlalchemy import (
     select,
     update,
 )
-from sqlalchemy.engine import Connection
+from sqlalchemy.engine import Connection, Engine
 from sqlalchemy.exc import IntegrityError, OperationalError
 from sqlalchemy.exc import TimeoutError as PoolTimeout
 from sqlalchemy.ext.asyncio import AsyncEngine, AsyncSession, async_sessionmaker, create_async_engine
-from sqlalchemy.orm import make_transient
+from sqlalchemy.orm import Session, make_transient, sessionmaker
+from sqlalchemy.sql.base import Executable
 
 from trickroom.server.group_commit import GroupCommitter
 from trickroom.server.names import name_key, name_keys
@@ -56,6 +66,8 @@ from trickroom.server.rows import (
 )
 
 MIGRATIONS_DIR = Path(__file__).with_name("migrations")
+
+T = TypeVar("T")
 
 
 READ_WAIT = 10.0  # seconds a read waits for one of the pool's connections (SQLAlchemy's default is 30)
@@ -77,6 +89,15 @@ def async_url(url: str) -> str:
         if url.startswith(plain):
             return driver + url[len(plain):]
     return url
+
+
+def sync_url(url: str) -> str:
+    """The SQLAlchemy URL of SQLite's standard-library driver, for the writer thread."""
+    return url.replace("sqlite+aiosqlite://", "sqlite://", 1)
+
+
+def rowcount(result: Any) -> int:
+    return int(getattr(result, "rowcount", 0))
 
 
 @dataclass
@@ -116,14 +137,18 @@ class Store:
         # A failed statement's error (logged) names no values: a table's row holds its seed, secret until the end.
         kwargs["hide_parameters"] = True
         self.engine: AsyncEngine = create_async_engine(self.url, **kwargs)  # reads (and writes on PostgreSQL)
-        self.write_engine = self.engine
-        if self.url.startswith("sqlite"):
-            self.write_engine = create_async_engine(self.url, pool_size=1, max_overflow=0, pool_timeout=60,
-                                                    hide_parameters=True)
-            for engine in (self.engine, self.write_engine):
-                event.listen(engine.sync_engine, "connect", _sqlite_pragmas)
         self.sessions = async_sessionmaker(self.engine, expire_on_commit=False)
-        self.writes = async_sessionmaker(self.write_engine, expire_on_commit=False)
+        # SQLite: the write connection, and the one thread that uses it (Store.write)
+        self.writer: ThreadPoolExecutor | None = None
+        self.write_engine: Engine | None = None
+        self.write_sessions: sessionmaker[Session] | None = None
+        if self.url.startswith("sqlite"):
+            event.listen(self.engine.sync_engine, "connect", _sqlite_pragmas)
+            self.write_engine = create_engine(sync_url(self.url), pool_size=1, max_overflow=0,
+                                              hide_parameters=True)
+            event.listen(self.write_engine, "connect", _sqlite_pragmas)
+            self.write_sessions = sessionmaker(self.write_engine, expire_on_commit=False)
+            self.writer = ThreadPoolExecutor(max_workers=1, thread_name_prefix="sqlite-writer")
         self.action_log = GroupCommitter(self._insert_actions)
         # Sign-ins arrive in bursts (fifty a second at 3000 people): their sessions share transactions as the
         # actions do, instead of queueing one transaction each for SQLite's single write connection.
@@ -132,13 +157,13 @@ class Store:
         # queued behind each other for the single write connection (docs/performance.md). Not on PostgreSQL:
         # there a transaction that updates several tables' rows deadlocks with a node's lease renewal, which
         # updates them in another order (seen at 3000 people on three nodes), and the pool writes side by side.
-        self.table_log = GroupCommitter(self._update_tables) if self.write_engine is not self.engine else None
+        self.table_log = GroupCommitter(self._update_tables) if self.writer is not None else None
 
     async def migrate(self) -> None:
         """Create the schema (PostgreSQL) and apply every Alembic migration."""
         from sqlalchemy import text
 
-        async with self.write_engine.begin() as conn:
+        async with self.engine.begin() as conn:
             if self.url.startswith("postgresql"):
                 # Several nodes may start at once: one migrates while the others wait for its transaction.
                 await conn.execute(text("SELECT pg_advisory_xact_lock(7262531)"))
@@ -152,8 +177,30 @@ class Store:
         if self.table_log is not None:
             await self.table_log.close()
         await self.engine.dispose()
-        if self.write_engine is not self.engine:
-            await self.write_engine.dispose()
+        if self.writer is not None and self.write_engine is not None:
+            # its connection belongs to the writer thread: closed there
+            await asyncio.get_running_loop().run_in_executor(self.writer, self.write_engine.dispose)
+            self.writer.shutdown()
+
+    async def write(self, job: Callable[[Session], T]) -> T:
+        """Run ``job`` in one transaction, committed when it returns (rolled back if it raises); its result.
+
+        ``job`` must not wait for anything but the database: on SQLite it runs in the writer thread, and every
+        other write of the room waits behind it.
+        """
+        if self.writer is None:
+            async with self.sessions() as s, s.begin():
+                return await s.run_sync(job)
+        return await asyncio.get_running_loop().run_in_executor(self.writer, self._write_here, job)
+
+    def _write_here(self, job: Callable[[Session], T]) -> T:
+        assert self.write_sessions is not None
+        with self.write_sessions() as s, s.begin():
+            return job(s)
+
+    async def write_statement(self, statement: Executable) -> int:
+        """One statement in a transaction of its own; how many rows it changed."""
+        return await self.write(lambda s: rowcount(s.execute(statement)))
 
     # Users and sessions
 
@@ -194,22 +241,19 @@ class Store:
     async def create_user(self, username: str, password_hash: str, preferences: dict[str, Any]) -> UserRow:
         """A new account; :class:`NameTaken` if its name clashes with another account's."""
         key, shape = name_keys(username)
+        row = UserRow(username=username.lower(), name=username, name_key=key, name_shape=shape,
+                      password_hash=password_hash, preferences=preferences)
         try:
-            async with self.writes() as s, s.begin():
-                row = UserRow(username=username.lower(), name=username, name_key=key, name_shape=shape,
-                              password_hash=password_hash, preferences=preferences)
-                s.add(row)
+            await self.write(lambda s: s.add(row))
         except IntegrityError:
             raise NameTaken(username) from None
         return row
 
     async def set_user_preferences(self, user_id: int, preferences: dict[str, Any]) -> None:
-        async with self.writes() as s, s.begin():
-            await s.execute(update(UserRow).where(UserRow.id == user_id).values(preferences=preferences))
+        await self.write_statement(update(UserRow).where(UserRow.id == user_id).values(preferences=preferences))
 
     async def set_password_hash(self, user_id: int, password_hash: str) -> None:
-        async with self.writes() as s, s.begin():
-            await s.execute(update(UserRow).where(UserRow.id == user_id).values(password_hash=password_hash))
+        await self.write_statement(update(UserRow).where(UserRow.id == user_id).values(password_hash=password_hash))
 
     async def user_by_id(self, user_id: int) -> UserRow | None:
         """The account of this number; None for a deleted one (its tombstone is no account to the room)."""
@@ -232,13 +276,16 @@ class Store:
 
     async def _insert_sessions(self, rows: Sequence[dict[str, Any]]) -> None:
         guests = [row for row in rows if row["guest"]]
-        async with self.writes() as s, s.begin():
+
+        def insert_sessions(s: Session) -> None:
             if guests:  # expired guest sessions give their names up
-                await s.execute(delete(SessionRow).where(
+                s.execute(delete(SessionRow).where(
                     SessionRow.guest.is_(True), SessionRow.expires_at < utcnow(),
                     or_(SessionRow.name_key.in_([row["name_key"] for row in guests]),
                         SessionRow.name_shape.in_([row["name_shape"] for row in guests]))))
-            await s.execute(insert(SessionRow), list(rows))
+            s.execute(insert(SessionRow), list(rows))
+
+        await self.write(insert_sessions)
 
     async def session(self, token_hash: str) -> SessionRow | None:
         async with self.sessions() as s:
@@ -248,25 +295,21 @@ class Store:
         return row
 
     async def drop_session(self, token_hash: str) -> None:
-        async with self.writes() as s, s.begin():
-            await s.execute(delete(SessionRow).where(SessionRow.token_hash == token_hash))
+        await self.write_statement(delete(SessionRow).where(SessionRow.token_hash == token_hash))
 
     async def set_session_preferences(self, token_hash: str, preferences: dict[str, Any]) -> None:
-        async with self.writes() as s, s.begin():
-            await s.execute(update(SessionRow).where(SessionRow.token_hash == token_hash)
-                            .values(preferences=preferences))
+        await self.write_statement(update(SessionRow).where(SessionRow.token_hash == token_hash)
+                                   .values(preferences=preferences))
 
     async def hold_guest_sessions(self, token_hashes: Sequence[str], until: dt.datetime) -> None:
         """Keep these guests' sessions (and names) until ``until``: they are online."""
         if not token_hashes:
             return
-        async with self.writes() as s, s.begin():
-            await s.execute(update(SessionRow).where(SessionRow.token_hash.in_(list(token_hashes)),
-                                                     SessionRow.guest.is_(True)).values(expires_at=until))
+        await self.write_statement(update(SessionRow).where(SessionRow.token_hash.in_(list(token_hashes)),
+                                                            SessionRow.guest.is_(True)).values(expires_at=until))
 
     async def drop_expired_sessions(self) -> None:
-        async with self.writes() as s, s.begin():
-            await s.execute(delete(SessionRow).where(SessionRow.expires_at < utcnow()))
+        await self.write_statement(delete(SessionRow).where(SessionRow.expires_at < utcnow()))
 
     # Tables and the action log
 
@@ -275,8 +318,7 @@ class Store:
         for _ in range(10):
             row.id = new_table_id()
             try:
-                async with self.writes() as s, s.begin():
-                    s.add(row)
+                await self.write(lambda s: s.add(row))
                 return row.id
             except IntegrityError:
                 make_transient(row)
@@ -294,9 +336,12 @@ class Store:
         merged: dict[int, dict[str, Any]] = {}  # a table saved twice in one batch: its values in order, the last wins
         for row in rows:
             merged.setdefault(row["id"], {}).update(row["values"])
-        async with self.writes() as s, s.begin():
+
+        def update_tables(s: Session) -> None:
             for table_id, values in merged.items():
-                await s.execute(update(TableRow).where(TableRow.id == table_id).values(**values))
+                s.execute(update(TableRow).where(TableRow.id == table_id).values(**values))
+
+        await self.write(update_tables)
 
     async def unfinished_tables(self) -> list[TableRow]:
         async with self.sessions() as s:
@@ -320,22 +365,23 @@ class Store:
                                     and_(TableRow.owner_node.is_not(None), TableRow.lease_until < now)),
                                 or_(TableRow.owner_node.is_(None), TableRow.owner_node == node_id,
                                     TableRow.lease_until.is_(None), TableRow.lease_until < now))
-        async with self.writes() as s, s.begin():
-            result = await s.execute(query.values(owner_node=node_id,
-                                                  lease_until=now + dt.timedelta(seconds=lease_seconds)))
-        return bool(getattr(result, "rowcount", 0) == 1)
+        claimed = await self.write_statement(query.values(owner_node=node_id,
+                                                          lease_until=now + dt.timedelta(seconds=lease_seconds)))
+        return claimed == 1
 
     async def renew_leases(self, node_id: str, table_ids: list[int], lease_seconds: float) -> set[int]:
         """Extend this node's leases; the tables it still owns (another node may have taken one over)."""
         if not table_ids:
             return set()
         until = utcnow() + dt.timedelta(seconds=lease_seconds)
-        async with self.writes() as s, s.begin():
-            await s.execute(update(TableRow).where(TableRow.id.in_(table_ids), TableRow.owner_node == node_id)
-                            .values(lease_until=until))
-            rows = await s.execute(select(TableRow.id).where(TableRow.id.in_(table_ids),
-                                                             TableRow.owner_node == node_id))
+
+        def renew(s: Session) -> set[int]:
+            s.execute(update(TableRow).where(TableRow.id.in_(table_ids), TableRow.owner_node == node_id)
+                      .values(lease_until=until))
+            rows = s.execute(select(TableRow.id).where(TableRow.id.in_(table_ids), TableRow.owner_node == node_id))
             return set(rows.scalars())
+
+        return await self.write(renew)
 
     async def orphan_tables(self, finished_within: float = FINISHED_ORPHANS_WITHIN) -> list[int]:
         """Unfinished tables whose owner's lease has run out (or that were handed over); and tables that finished
@@ -353,9 +399,8 @@ class Store:
 
     async def release_table(self, table_id: int, node_id: str) -> None:
         """Give the table up at once (a clean stop): any node may claim it now."""
-        async with self.writes() as s, s.begin():
-            await s.execute(update(TableRow).where(TableRow.id == table_id, TableRow.owner_node == node_id)
-                            .values(owner_node=None, lease_until=None))
+        await self.write_statement(update(TableRow).where(TableRow.id == table_id, TableRow.owner_node == node_id)
+                                   .values(owner_node=None, lease_until=None))
 
     async def table(self, table_id: int) -> TableRow | None:
         async with self.sessions() as s:
@@ -371,8 +416,10 @@ class Store:
             raise StaleOwner(f"table {table_id} already has action {seq}") from exc
 
     async def _insert_actions(self, rows: Sequence[dict[str, Any]]) -> None:
-        async with self.writes() as s, s.begin():
-            await s.execute(insert(ActionRow), list(rows))
+        def insert_actions(s: Session) -> None:
+            s.execute(insert(ActionRow), list(rows))
+
+        await self.write(insert_actions)
 
     async def actions(self, table_id: int) -> list[LoggedAction]:
         async with self.sessions() as s:
@@ -383,8 +430,7 @@ class Store:
 
     async def add_chat(self, table_id: int, seq: int, sender: dict[str, Any], message: str) -> None:
         """Write one table chat message (returns once it is committed)."""
-        async with self.writes() as s, s.begin():
-            s.add(ChatRow(table_id=table_id, seq=seq, sender=sender, message=message))
+        await self.write(lambda s: s.add(ChatRow(table_id=table_id, seq=seq, sender=sender, message=message)))
 
     async def chat(self, table_id: int) -> list[ChatRow]:
         """A table's chat messages, in journal order."""
@@ -408,23 +454,24 @@ class Store:
         """A finished table's results in one transaction, once: the people (user id -> seat) who played it to
         its end, and for each account (user id, won, new mu, new sigma). False, writing nothing, when they were
         recorded already (by this node before a crash, or by another node)."""
-        async with self.writes() as s, s.begin():
-            marked = await s.execute(update(TableRow).where(TableRow.id == table_id,
-                                                            TableRow.results_recorded.is_(False))
-                                     .values(results_recorded=True))
-            if marked.rowcount != 1:  # type: ignore[attr-defined]
+        def record(s: Session) -> bool:
+            marked = s.execute(update(TableRow).where(TableRow.id == table_id, TableRow.results_recorded.is_(False))
+                               .values(results_recorded=True))
+            if rowcount(marked) != 1:
                 return False
             for user_id, seat in players.items():
-                await s.merge(PlayerRow(table_id=table_id, user_id=user_id, seat=seat, finished_at=finished_at))
+                s.merge(PlayerRow(table_id=table_id, user_id=user_id, seat=seat, finished_at=finished_at))
             for account, won, mu, sigma in results:
-                stat = await s.get(StatRow, (account, game))
+                stat = s.get(StatRow, (account, game))
                 if stat is None:
                     stat = StatRow(user_id=account, game=game, played=0, won=0, mu=mu, sigma=sigma)
                     s.add(stat)
                 stat.played += 1
                 stat.won += int(won)
                 stat.mu, stat.sigma = mu, sigma
-        return True
+            return True
+
+        return await self.write(record)
 
     async def unrecorded_tables(self) -> list[TableRow]:
         """Finished tables whose results were never recorded (their owner died between the two writes)."""
@@ -447,9 +494,11 @@ class Store:
             return await s.get(ReviewRow, (table_id, hand, seat))
 
     async def save_review(self, table_id: int, hand: int, seat: int, items: list[Any], budget: float) -> None:
-        async with self.writes() as s, s.begin():
-            await s.merge(ReviewRow(table_id=table_id, hand=hand, seat=seat, items=items, budget=budget,
-                                    created_at=utcnow()))
+        def save(s: Session) -> None:
+            s.merge(ReviewRow(table_id=table_id, hand=hand, seat=seat, items=items, budget=budget,
+                              created_at=utcnow()))
+
+        await self.write(save)
 
     # Statistics
 
