@@ -23,7 +23,6 @@ from dataclasses import dataclass
 from typing import Any
 
 from sqlalchemy import JSON, DateTime, ForeignKey, Integer, String, Text, cast, delete, or_, select, update
-from sqlalchemy.ext.asyncio import AsyncSession
 from sqlalchemy.orm import Mapped, Session, mapped_column
 
 from trickroom.server.hygiene import REASON_LENGTH, clean_reason
@@ -218,16 +217,13 @@ class Moderation:
         return await self.store.write(change)
 
     async def roles_of(self, user_id: int) -> set[str]:
-        async with self.store.sessions() as s:
-            rows = await s.execute(select(RoleRow.role).where(RoleRow.user_id == user_id))
-            return set(rows.scalars())
+        return set(await self.store.read_rows(select(RoleRow.role).where(RoleRow.user_id == user_id)))
 
     async def role_holders(self) -> list[tuple[UserRow, RoleRow]]:
         """Every account with a role, and the role, by name."""
-        async with self.store.sessions() as s:
-            rows = await s.execute(select(UserRow, RoleRow).join(RoleRow, RoleRow.user_id == UserRow.id)
-                                   .order_by(UserRow.username, RoleRow.role))
-            return [(user, role) for user, role in rows]
+        query = select(UserRow, RoleRow).join(RoleRow, RoleRow.user_id == UserRow.id).order_by(UserRow.username,
+                                                                                              RoleRow.role)
+        return await self.store.read(lambda s: [(user, role) for user, role in s.execute(query)])
 
     # Accounts
 
@@ -380,14 +376,19 @@ class Moderation:
     async def bans(self, include_past: bool = False, now: dt.datetime | None = None) -> list[RoomBanRow]:
         """The bans in force (``include_past``: every ban ever made), the newest first."""
         now = now or utcnow()
-        async with self.store.sessions() as s:
-            rows = list((await s.execute(select(RoomBanRow).order_by(RoomBanRow.id.desc()))).scalars())
+        rows: list[RoomBanRow] = await self.store.read_rows(select(RoomBanRow).order_by(RoomBanRow.id.desc()))
         return rows if include_past else [row for row in rows if row.in_force(now)]
 
     async def ban_for(self, user_id: str | None = None, name: str | None = None, address: str | None = None,
-                      now: dt.datetime | None = None, session: AsyncSession | None = None) -> RoomBanRow | None:
+                      now: dt.datetime | None = None) -> RoomBanRow | None:
         """The ban in force that keeps this person out (an account id, a guest nickname, a connection's
         address: whichever are known), the longest first; None: no ban applies."""
+        return await self.store.read(lambda s: self.ban_in(s, user_id, name, address, now))
+
+    @staticmethod
+    def ban_in(s: Session, user_id: str | None = None, name: str | None = None, address: str | None = None,
+               now: dt.datetime | None = None) -> RoomBanRow | None:
+        """:meth:`ban_for`, read in ``s`` (a sign-in's reads share one trip)."""
         now = now or utcnow()
         conditions = [RoomBanRow.kind == "address"] if address else []
         if user_id:
@@ -398,8 +399,7 @@ class Moderation:
             return None
         query = select(RoomBanRow).where(or_(*conditions), RoomBanRow.lifted_at.is_(None),
                                          or_(RoomBanRow.expires_at.is_(None), RoomBanRow.expires_at > now))
-        async with self.store.reading(session) as s:
-            rows = list((await s.execute(query)).scalars())
+        rows = list(s.execute(query).scalars())
         found = [row for row in rows if row.kind != "address" or _address_in(address, row.value)]
         return max(found, key=lambda row: row.expires_at or dt.datetime.max, default=None)
 
@@ -438,16 +438,14 @@ class Moderation:
     async def mute_for(self, user_id: str, now: dt.datetime | None = None) -> MuteRow | None:
         """The mute in force on ``user_id`` that lasts longest; None: they may speak."""
         now = now or utcnow()
-        async with self.store.sessions() as s:
-            rows = (await s.execute(select(MuteRow).where(MuteRow.user_id == user_id))).scalars()
-            found = [row for row in rows if row.in_force(now)]
+        rows: list[MuteRow] = await self.store.read_rows(select(MuteRow).where(MuteRow.user_id == user_id))
+        found = [row for row in rows if row.in_force(now)]
         return max(found, key=lambda row: row.expires_at or dt.datetime.max, default=None)
 
     async def mutes(self, now: dt.datetime | None = None) -> list[MuteRow]:
         now = now or utcnow()
-        async with self.store.sessions() as s:
-            rows = (await s.execute(select(MuteRow).order_by(MuteRow.id.desc()))).scalars()
-            return [row for row in rows if row.in_force(now)]
+        rows: list[MuteRow] = await self.store.read_rows(select(MuteRow).order_by(MuteRow.id.desc()))
+        return [row for row in rows if row.in_force(now)]
 
     # Reports and flags
 
@@ -478,9 +476,8 @@ class Moderation:
 
     async def open_reports(self) -> list[ReportRow]:
         """Reports and flags no moderator has handled yet, the oldest first (they wait for a moderator)."""
-        async with self.store.sessions() as s:
-            rows = await s.execute(select(ReportRow).where(ReportRow.handled_at.is_(None)).order_by(ReportRow.id))
-            return list(rows.scalars())
+        return await self.store.read_rows(select(ReportRow).where(ReportRow.handled_at.is_(None))
+                                          .order_by(ReportRow.id))
 
     async def handle_report(self, report_id: int, by: Actor, outcome: str | None = None) -> ReportRow | None:
         """Mark a report handled, with what was done; None if there is no open report of that number."""
@@ -506,8 +503,7 @@ class Moderation:
             query = query.where(AuditRow.target == target)
         if actor is not None:
             query = query.where(AuditRow.actor == actor)
-        async with self.store.sessions() as s:
-            return list((await s.execute(query)).scalars())
+        return await self.store.read_rows(query)
 
 
 def _address_in(address: str | None, network: str) -> bool:

@@ -338,8 +338,7 @@ class ModeratorDesk:
         number = number_in(msg.table, "t")
         if number is None or await self.room.store.table(number) is None:
             raise ProtocolError("no_table")
-        async with self.room.store.sessions() as s:
-            reported = (await s.execute(select(ReportRow.id).where(ReportRow.table_id == number).limit(1))).first()
+        reported = await self.room.store.read_one(select(ReportRow.id).where(ReportRow.table_id == number))
         if reported is None:
             raise ProtocolError("not_reported")
         said = await self.room.store.chat(number)
@@ -397,9 +396,8 @@ class ModeratorDesk:
         conn.send(replying(Ok(type="ok", text=translate(key, conn.lang)), msg.id))
 
     async def load_motd(self) -> str | None:
-        async with self.room.store.sessions() as s:
-            row = (await s.execute(select(AuditRow).where(AuditRow.action == "motd")
-                                   .order_by(AuditRow.id.desc()).limit(1))).scalars().first()
+        row = await self.room.store.read_one(select(AuditRow).where(AuditRow.action == "motd")
+                                             .order_by(AuditRow.id.desc()))
         return str((row.details or {}).get("message") or "") or None if row is not None else None
 
     # Reports as clients see them

@@ -66,9 +66,8 @@ from trickroom.server.rows import SessionRow, utcnow
 from trickroom.server.store import NameTaken
 
 if TYPE_CHECKING:
-    from sqlalchemy.ext.asyncio import AsyncSession
-
     from trickroom.server.connection import Connection
+    from trickroom.server.moderation import RoomBanRow
     from trickroom.server.room import Room
 
 log = logging.getLogger("trickroom.sessions")
@@ -243,9 +242,10 @@ class FrontDoor:
         await self.check_limit(target, conn)
         if not valid_name(nickname):
             raise ProtocolError("bad_name")
-        async with self.store.reading() as reads:  # one of the pool's connections for the sign-in's reads
-            await self.check_room_ban(conn, name=nickname, session=reads)
-            held = self.name_online(nickname) or await self.store.name_held(nickname, session=reads)
+        ban, held_here = await self.store.read(lambda s: (  # the sign-in's reads in one trip
+            self.moderation.ban_in(s, name=nickname, address=conn.address), self.store.name_held_in(s, nickname)))
+        self.refuse_banned(ban)
+        held = self.name_online(nickname) or held_here
         if held:
             await self.count_failure(target, conn)
             raise ProtocolError("name_taken", name=nickname)
@@ -340,10 +340,12 @@ class FrontDoor:
                 conn.send(error_message(ProtocolError("bad_token"), conn.lang))
                 conn.close(CLOSE_SESSION_ENDED, "session ended")
 
-    async def check_room_ban(self, conn: Connection, user_id: str | None = None, name: str | None = None,
-                             session: AsyncSession | None = None) -> None:
+    async def check_room_ban(self, conn: Connection, user_id: str | None = None, name: str | None = None) -> None:
         """Refuse whoever a room ban keeps out: the account, the nickname, or the connection's address."""
-        ban = await self.moderation.ban_for(user_id=user_id, name=name, address=conn.address, session=session)
+        self.refuse_banned(await self.moderation.ban_for(user_id=user_id, name=name, address=conn.address))
+
+    @staticmethod
+    def refuse_banned(ban: RoomBanRow | None) -> None:
         if ban is None:
             return
         if ban.expires_at is None:

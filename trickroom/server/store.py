@@ -15,19 +15,20 @@ On SQLite those functions run, one after the other, in a thread of their own tha
 connection (SQLite has a single writer anyway: queueing here instead of in SQLite's lock avoids ``database is
 locked``). A whole transaction is then one trip from the event loop to that thread and back, where an async
 driver makes a trip for each step (begin, each statement, commit), and each trip waits for a turn of a busy
-loop: that wait was the tail of an evening's actions (docs/performance.md). Reads use an async pool of their
-own. The database runs in WAL mode with ``synchronous=NORMAL``: a committed transaction survives the server
-process being killed; only a power cut or an operating-system crash may lose the last transactions. On
-PostgreSQL the same functions run through an async session of the pool (``run_sync``).
+loop: that wait was the tail of an evening's actions (docs/performance.md). Reads are plain functions too, run
+by :meth:`Store.read` in one of a few reader threads, each with its own connection (WAL lets them read while
+the writer writes): one trip for a request's reads, for the same reason. The database runs in WAL mode with
+``synchronous=NORMAL``: a committed transaction survives the server process being killed; only a power cut or an
+operating-system crash may lose the last transactions. On PostgreSQL the same functions, writes and reads, run
+through an async session of the pool (``run_sync``).
 """
 
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import datetime as dt
 import secrets
-from collections.abc import AsyncIterator, Callable, Sequence
+from collections.abc import Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
@@ -47,8 +48,9 @@ from sqlalchemy import (
 from sqlalchemy.engine import Connection, Engine
 from sqlalchemy.exc import IntegrityError, OperationalError
 from sqlalchemy.exc import TimeoutError as PoolTimeout
-from sqlalchemy.ext.asyncio import AsyncEngine, AsyncSession, async_sessionmaker, create_async_engine
+from sqlalchemy.ext.asyncio import AsyncEngine, async_sessionmaker, create_async_engine
 from sqlalchemy.orm import Session, make_transient, sessionmaker
+from sqlalchemy.sql import Select
 from sqlalchemy.sql.base import Executable
 
 from trickroom.server.group_commit import GroupCommitter
@@ -70,7 +72,8 @@ MIGRATIONS_DIR = Path(__file__).with_name("migrations")
 T = TypeVar("T")
 
 
-READ_WAIT = 10.0  # seconds a read waits for one of the pool's connections (SQLAlchemy's default is 30)
+READ_WAIT = 10.0  # seconds a read waits for a connection (SQLAlchemy's default is 30) or, on SQLite, a reader
+READERS = 4  # SQLite: threads that read, each with its connection (reads are short; the loop is the bottleneck)
 FINISHED_ORPHANS_WITHIN = 600.0  # seconds after its end a finished table whose owner died is still taken over
 
 
@@ -92,7 +95,7 @@ def async_url(url: str) -> str:
 
 
 def sync_url(url: str) -> str:
-    """The SQLAlchemy URL of SQLite's standard-library driver, for the writer thread."""
+    """The SQLAlchemy URL of SQLite's standard-library driver, for the writer and reader threads."""
     return url.replace("sqlite+aiosqlite://", "sqlite://", 1)
 
 
@@ -138,10 +141,13 @@ class Store:
         kwargs["hide_parameters"] = True
         self.engine: AsyncEngine = create_async_engine(self.url, **kwargs)  # reads (and writes on PostgreSQL)
         self.sessions = async_sessionmaker(self.engine, expire_on_commit=False)
-        # SQLite: the write connection, and the one thread that uses it (Store.write)
+        # SQLite: the write connection and the one thread that uses it (Store.write); the readers (Store.read)
         self.writer: ThreadPoolExecutor | None = None
         self.write_engine: Engine | None = None
         self.write_sessions: sessionmaker[Session] | None = None
+        self.reader: ThreadPoolExecutor | None = None
+        self.read_engine: Engine | None = None
+        self.read_sessions: sessionmaker[Session] | None = None
         if self.url.startswith("sqlite"):
             event.listen(self.engine.sync_engine, "connect", _sqlite_pragmas)
             self.write_engine = create_engine(sync_url(self.url), pool_size=1, max_overflow=0,
@@ -149,6 +155,12 @@ class Store:
             event.listen(self.write_engine, "connect", _sqlite_pragmas)
             self.write_sessions = sessionmaker(self.write_engine, expire_on_commit=False)
             self.writer = ThreadPoolExecutor(max_workers=1, thread_name_prefix="sqlite-writer")
+            # (a reader's connection may serve any of the reader threads, one at a time)
+            self.read_engine = create_engine(sync_url(self.url), pool_size=READERS, max_overflow=0,
+                                             hide_parameters=True, connect_args={"check_same_thread": False})
+            event.listen(self.read_engine, "connect", _sqlite_pragmas)
+            self.read_sessions = sessionmaker(self.read_engine, expire_on_commit=False)
+            self.reader = ThreadPoolExecutor(max_workers=READERS, thread_name_prefix="sqlite-reader")
         self.action_log = GroupCommitter(self._insert_actions)
         # Sign-ins arrive in bursts (fifty a second at 3000 people): their sessions share transactions as the
         # actions do, instead of queueing one transaction each for SQLite's single write connection.
@@ -177,6 +189,9 @@ class Store:
         if self.table_log is not None:
             await self.table_log.close()
         await self.engine.dispose()
+        if self.reader is not None and self.read_engine is not None:
+            self.reader.shutdown()  # (after the reads under way)
+            self.read_engine.dispose()
         if self.writer is not None and self.write_engine is not None:
             # its connection belongs to the writer thread: closed there
             await asyncio.get_running_loop().run_in_executor(self.writer, self.write_engine.dispose)
@@ -202,6 +217,36 @@ class Store:
         """One statement in a transaction of its own; how many rows it changed."""
         return await self.write(lambda s: rowcount(s.execute(statement)))
 
+    async def read(self, job: Callable[[Session], T]) -> T:
+        """Run ``job`` on a read session; its result (rows come detached, their columns loaded). On SQLite it
+        runs in a reader thread: a read that finds none free within READ_WAIT raises the pool's timeout, which
+        the room answers ``busy``, as on PostgreSQL."""
+        if self.reader is None:
+            async with self.sessions() as s:
+                return await s.run_sync(job)
+        done = asyncio.get_running_loop().run_in_executor(self.reader, self._read_here, job)
+        try:
+            return await asyncio.wait_for(done, READ_WAIT)
+        except TimeoutError:
+            raise PoolTimeout(f"no database reader free within {READ_WAIT:g} s") from None
+
+    def _read_here(self, job: Callable[[Session], T]) -> T:
+        assert self.read_sessions is not None
+        with self.read_sessions() as s:
+            return job(s)
+
+    async def read_rows(self, query: Select[Any]) -> list[Any]:
+        """The query's first column, every row (ORM rows for ``select(Row)``)."""
+        return await self.read(lambda s: list(s.execute(query).scalars()))
+
+    async def read_one(self, query: Select[Any]) -> Any:
+        """The query's first column of its first row; None if it has none."""
+        return await self.read(lambda s: s.execute(query.limit(1)).scalars().first())
+
+    async def read_row(self, cls: type[T], key: Any) -> T | None:
+        """The row of class ``cls`` with this primary key; None if there is none."""
+        return await self.read(lambda s: s.get(cls, key))
+
     # Users and sessions
 
     async def user_by_name(self, username: str) -> UserRow | None:
@@ -211,12 +256,16 @@ class Store:
         exact = UserRow.username == username.lower()
         query = (select(UserRow).where(or_(exact, UserRow.name_key == key))
                  .order_by(case((exact, 0), else_=1)).limit(1))
-        async with self.sessions() as s:
-            return (await s.execute(query)).scalar()
+        return await self.read_one(query)  # type: ignore[no-any-return]
 
-    async def name_held(self, name: str, by_guest: str | None = None, session: AsyncSession | None = None) -> bool:
+    async def name_held(self, name: str, by_guest: str | None = None) -> bool:
         """Whether ``name`` clashes with an account's, or with that of a guest whose session still holds it
-        (other than the guest ``by_guest``). ``session``: a read session already open (a sign-in's one)."""
+        (other than the guest ``by_guest``)."""
+        return await self.read(lambda s: self.name_held_in(s, name, by_guest))
+
+    @staticmethod
+    def name_held_in(s: Session, name: str, by_guest: str | None = None) -> bool:
+        """:meth:`name_held`, read in ``s`` (a sign-in's reads share one trip)."""
         key, shape = name_keys(name)
         guests = (select(SessionRow.token_hash).where(
             SessionRow.guest.is_(True), SessionRow.expires_at >= utcnow(),
@@ -224,19 +273,7 @@ class Store:
         if by_guest is not None:
             guests = guests.where(SessionRow.user_id != by_guest)
         accounts = select(UserRow.id).where(or_(UserRow.name_key == key, UserRow.name_shape == shape))
-        async with self.reading(session) as s:
-            return (await s.execute(accounts.limit(1))).first() is not None or \
-                (await s.execute(guests.limit(1))).first() is not None
-
-    @contextlib.asynccontextmanager
-    async def reading(self, session: AsyncSession | None = None) -> AsyncIterator[AsyncSession]:
-        """``session`` if one is open, else a new read session: several reads of one request share one of the
-        pool's connections (a sign-in's ban and name checks)."""
-        if session is not None:
-            yield session
-            return
-        async with self.sessions() as s:
-            yield s
+        return s.execute(accounts.limit(1)).first() is not None or s.execute(guests.limit(1)).first() is not None
 
     async def create_user(self, username: str, password_hash: str, preferences: dict[str, Any]) -> UserRow:
         """A new account; :class:`NameTaken` if its name clashes with another account's."""
@@ -257,8 +294,7 @@ class Store:
 
     async def user_by_id(self, user_id: int) -> UserRow | None:
         """The account of this number; None for a deleted one (its tombstone is no account to the room)."""
-        async with self.sessions() as s:
-            row = await s.get(UserRow, user_id)
+        row = await self.read_row(UserRow, user_id)
         return None if row is None or row.deleted_at is not None else row
 
     async def add_session(self, row: SessionRow) -> None:
@@ -288,8 +324,7 @@ class Store:
         await self.write(insert_sessions)
 
     async def session(self, token_hash: str) -> SessionRow | None:
-        async with self.sessions() as s:
-            row = await s.get(SessionRow, token_hash)
+        row = await self.read_row(SessionRow, token_hash)
         if row is None or row.expires_at < utcnow():
             return None
         return row
@@ -344,10 +379,8 @@ class Store:
         await self.write(update_tables)
 
     async def unfinished_tables(self) -> list[TableRow]:
-        async with self.sessions() as s:
-            rows = await s.execute(select(TableRow).where(TableRow.status != "finished")
-                                   .order_by(TableRow.created_at))
-            return list(rows.scalars())
+        return await self.read_rows(select(TableRow).where(TableRow.status != "finished")
+                                    .order_by(TableRow.created_at))
 
     async def claim_table(self, table_id: int, node_id: str, lease_seconds: float, force: bool = False) -> bool:
         """Make ``node_id`` the table's owner until the lease runs out, if nobody else holds a live lease (or
@@ -388,14 +421,12 @@ class Store:
         in the last ``finished_within`` seconds whose owner died holding them (people were still at them, and may
         not have heard the end). A finished table its owner gave up (closed or handed over) has no owner."""
         now = utcnow()
-        async with self.sessions() as s:
-            rows = await s.execute(select(TableRow.id).where(or_(
+        return await self.read_rows(select(TableRow.id).where(or_(
                 and_(TableRow.status.notin_(("finished", "closed")),
                      or_(TableRow.owner_node.is_(None), TableRow.lease_until.is_(None), TableRow.lease_until < now)),
                 and_(TableRow.status == "finished", TableRow.owner_node.is_not(None), TableRow.lease_until < now,
                      TableRow.finished_at > now - dt.timedelta(seconds=finished_within)),
             )).order_by(TableRow.created_at))
-            return list(rows.scalars())
 
     async def release_table(self, table_id: int, node_id: str) -> None:
         """Give the table up at once (a clean stop): any node may claim it now."""
@@ -403,8 +434,7 @@ class Store:
                                    .values(owner_node=None, lease_until=None))
 
     async def table(self, table_id: int) -> TableRow | None:
-        async with self.sessions() as s:
-            return await s.get(TableRow, table_id)
+        return await self.read_row(TableRow, table_id)
 
     async def append_action(self, table_id: int, seq: int, seat: int, action: str, event_seq: int,
                             actor: str) -> None:
@@ -422,9 +452,8 @@ class Store:
         await self.write(insert_actions)
 
     async def actions(self, table_id: int) -> list[LoggedAction]:
-        async with self.sessions() as s:
-            rows = await s.execute(select(ActionRow).where(ActionRow.table_id == table_id).order_by(ActionRow.seq))
-            return [LoggedAction(r.seq, r.seat, r.action, r.event_seq, r.actor) for r in rows.scalars()]
+        rows = await self.read_rows(select(ActionRow).where(ActionRow.table_id == table_id).order_by(ActionRow.seq))
+        return [LoggedAction(r.seq, r.seat, r.action, r.event_seq, r.actor) for r in rows]
 
     # Table chat
 
@@ -434,17 +463,14 @@ class Store:
 
     async def chat(self, table_id: int) -> list[ChatRow]:
         """A table's chat messages, in journal order."""
-        async with self.sessions() as s:
-            rows = await s.execute(select(ChatRow).where(ChatRow.table_id == table_id).order_by(ChatRow.seq))
-            return list(rows.scalars())
+        return await self.read_rows(select(ChatRow).where(ChatRow.table_id == table_id).order_by(ChatRow.seq))
 
     async def counts(self) -> dict[str, int]:
         """How many accounts (not deleted) and tables the database holds (for the operator's backup)."""
         from sqlalchemy import func
 
-        async with self.sessions() as s:
-            users = await s.scalar(select(func.count()).select_from(UserRow).where(UserRow.deleted_at.is_(None)))
-            tables = await s.scalar(select(func.count()).select_from(TableRow))
+        users = await self.read_one(select(func.count()).select_from(UserRow).where(UserRow.deleted_at.is_(None)))
+        tables = await self.read_one(select(func.count()).select_from(TableRow))
         return {"users": int(users or 0), "tables": int(tables or 0)}
 
     # Finished games and their reviews
@@ -475,23 +501,19 @@ class Store:
 
     async def unrecorded_tables(self) -> list[TableRow]:
         """Finished tables whose results were never recorded (their owner died between the two writes)."""
-        async with self.sessions() as s:
-            rows = await s.execute(select(TableRow).where(TableRow.status == "finished",
-                                                          TableRow.results_recorded.is_(False))
-                                   .order_by(TableRow.finished_at))
-            return list(rows.scalars())
+        return await self.read_rows(select(TableRow).where(TableRow.status == "finished",
+                                                           TableRow.results_recorded.is_(False))
+                                    .order_by(TableRow.finished_at))
 
     async def games_of(self, user_id: str, limit: int) -> list[TableRow]:
         """The finished tables ``user_id`` played at, the latest first."""
         query = (select(TableRow).join(PlayerRow, PlayerRow.table_id == TableRow.id)
                  .where(PlayerRow.user_id == user_id, TableRow.status == "finished")
                  .order_by(TableRow.finished_at.desc(), TableRow.id).limit(limit))
-        async with self.sessions() as s:
-            return list((await s.execute(query)).scalars())
+        return await self.read_rows(query)
 
     async def review(self, table_id: int, hand: int, seat: int) -> ReviewRow | None:
-        async with self.sessions() as s:
-            return await s.get(ReviewRow, (table_id, hand, seat))
+        return await self.read_row(ReviewRow, (table_id, hand, seat))
 
     async def save_review(self, table_id: int, hand: int, seat: int, items: list[Any], budget: float) -> None:
         def save(s: Session) -> None:
@@ -503,14 +525,11 @@ class Store:
     # Statistics
 
     async def stats(self, user_ids: list[int], game: str) -> dict[int, StatRow]:
-        async with self.sessions() as s:
-            rows = await s.execute(select(StatRow).where(StatRow.user_id.in_(user_ids), StatRow.game == game))
-            return {r.user_id: r for r in rows.scalars()}
+        rows = await self.read_rows(select(StatRow).where(StatRow.user_id.in_(user_ids), StatRow.game == game))
+        return {r.user_id: r for r in rows}
 
     async def user_stats(self, user_id: int) -> list[StatRow]:
-        async with self.sessions() as s:
-            rows = await s.execute(select(StatRow).where(StatRow.user_id == user_id).order_by(StatRow.game))
-            return list(rows.scalars())
+        return await self.read_rows(select(StatRow).where(StatRow.user_id == user_id).order_by(StatRow.game))
 
 
 def _sqlite_pragmas(dbapi_connection: Any, record: Any) -> None:
