@@ -57,7 +57,7 @@ from collections import Counter
 from typing import Any
 
 from loadgen import deployment as room_under_test  # the package sits beside this script
-from loadgen import evening, fullspeed, idle
+from loadgen import evening, fullspeed, idle, person
 from loadgen.bots import bots_scenario
 from loadgen.deployment import Deployment, Phase, loopback_only
 from loadgen.fullspeed import Client, Stats, keep_playing, measure, open_clients, seat_groups, stop_playing
@@ -180,9 +180,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--short-matches", action="store_true",
                         help="play scenario: one-hand matches (Bura hand limit 1, Mpourloto to 100), so that tables "
                              "finish and are replaced throughout; for the memory check")
-    parser.add_argument("--protocol", type=int, choices=(1, 2), default=2,
-                        help="the protocol the clients speak: 2 (default) stops the lobby's changes once seated, 1 "
-                             "hears them all along")
+    parser.add_argument("--protocol", type=int, choices=(1, 2, 3), default=3,
+                        help="the protocol the clients speak: 3 (default) is 2 with a table step's messages in one "
+                             "frame; 2 stops the lobby's changes once seated; 1 hears them all along")
     parser.add_argument("--profile", metavar="PATH",
                         help="run each server under cProfile, its statistics written to PATH.<node> when it stops "
                              "(read them with python -m pstats); the figures are then the profiled server's")
@@ -190,7 +190,7 @@ def main(argv: list[str] | None = None) -> int:
                         help="seconds allowed for connecting and seating, beyond --seconds, before a run is "
                              "abandoned (default 900)")
     args = parser.parse_args(argv)
-    fullspeed.PROTOCOL = args.protocol  # the clients' protocol: a setting of the whole run
+    fullspeed.PROTOCOL = person.PROTOCOL = args.protocol  # the clients' protocol: a setting of the whole run
     room_under_test.PROFILE = args.profile  # cProfile for every server started from now on
     if args.short_matches:
         global BURA_OPTIONS, MPOURLOTO_OPTIONS

@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 
-from trickroom.server.frames import FrameError, encode, encode_part
+from trickroom.server.frames import FrameError, batch_frame, encode, encode_part
 
 
 def stdlib(value: Any) -> str:
@@ -42,3 +42,10 @@ def test_keys_that_are_not_strings_are_written_as_the_standard_library_writes_th
 def test_a_value_json_cannot_hold_is_a_frame_error_naming_the_message() -> None:
     with pytest.raises(FrameError, match="'update'"):
         encode({"type": "update", "seats": {1, 2}})
+
+
+def test_a_batch_frame_holds_its_messages_in_order_as_they_were_encoded() -> None:
+    parts = [{"type": "event", "seq": 3, "text": "Анна ходит тузом."}, {"type": "update", "seq": 3, "view": {}}]
+    frame = batch_frame([encode(part) for part in parts])
+    assert json.loads(frame) == {"type": "batch", "messages": parts}
+    assert frame == stdlib({"type": "batch", "messages": parts})  # the frame one encoding would have made

@@ -22,7 +22,7 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ThreadServer]:
 def test_guest_login_gets_welcome_and_lobby(server: ThreadServer) -> None:
     client = Client(server.url)
     try:
-        assert (client.hello["protocol"], client.hello["protocols"]) == (2, [1, 2])
+        assert (client.hello["protocol"], client.hello["protocols"]) == (3, [1, 2, 3])
         assert {g["name"] for g in client.hello["games"]} == {"bura", "mpourloto"}
         welcome = client.login_guest("Anna")
         assert welcome["user"]["name"] == "Anna" and welcome["user"]["guest"] is True
@@ -414,3 +414,35 @@ def test_an_act_sent_again_with_its_move_is_applied_once(server: ThreadServer) -
         assert snapshot["move"] == turn["move"] + 1 and snapshot["to_act"] == [1]
         stale = once.request(type="act", table=table, action="pass")
         assert stale["type"] == "error" and stale["code"] == "not_your_turn"
+
+
+def test_protocol_3_hears_a_step_in_one_frame_and_older_clients_one_message_at_a_time(server: ThreadServer) -> None:
+    """A table step's messages (the play's events, the update, the turn) reach a protocol 3 connection as one
+    ``batch`` frame, in the order that another connection of the same person, on protocol 2, hears them one by
+    one; the older connection never hears a batch."""
+    older = Client(server.url)
+    newer = Client(server.url)
+    try:
+        welcome = older.request(type="login", nickname="Batcher", lang="en", protocol=2)
+        older.token = welcome["token"]
+        assert newer.request(type="login", token=older.token, protocol=3)["type"] == "welcome"
+        table = create_table(older, "bura", options={"players": 2})["table"]
+        older.request(type="sit", table=table, seat=0)
+        older.request(type="bot_add", table=table, level="random")
+        assert older.request(type="start", table=table)["type"] == "ok"
+        turn = older.wait(type="your_turn", table=table)
+        newer.drain()
+        older.drain()
+        older.send(type="act", table=table, action=turn["legal"][0], move=turn["move"])
+        parts = newer.wait(type="batch")["messages"]  # the play, and what follows from it in the same step
+        assert parts[0]["event"] == {"type": "play", "seat": 0, "cards": turn["legal"][0].split()[1:]}
+        seqs = [part["seq"] for part in parts]
+        assert len(parts) >= 2 and seqs == sorted(seqs)
+        heard = [older.next() for _ in range(len(parts))]
+        assert heard == parts  # the same messages, the same order, one frame each
+        assert all(part.get("table") == table for part in parts)
+        older.drain()
+        assert not any(message["type"] == "batch" for message in older.history)
+    finally:
+        older.close()
+        newer.close()

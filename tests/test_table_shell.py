@@ -84,8 +84,10 @@ class Room:
     async def listen(self, *people: Message) -> None:
         for someone in people:
             async def deliver(payload: Message, uid: str = someone["id"]) -> None:
-                self.calls.append(("send", (uid, payload["message"].get("type"), payload["message"].get("kind"))))
-                self.heard[uid].append(payload["message"])
+                for item in payload.get("batch", (payload,)):  # a step's messages to one person come together
+                    message = item["message"]
+                    self.calls.append(("send", (uid, message.get("type"), message.get("kind"))))
+                    self.heard[uid].append(message)
             await self.bus.subscribe(f"user:{someone['id']}", deliver)
 
     async def publish_listing(self, table: Table) -> None: ...
@@ -388,8 +390,9 @@ def test_an_event_is_encoded_once_for_everyone_who_hears_the_same() -> None:
         frames: defaultdict[str, list[str]] = defaultdict(list)
         for someone in (table.state.host, anna, vera, gleb, dora):
             async def keep(payload: Message, uid: str = someone["id"]) -> None:
-                if "frame" in payload:  # the journal's entries (a reply to one person is made for them alone)
-                    frames[uid].append(payload["frame"])
+                for item in payload.get("batch", (payload,)):  # a step's messages to one person come together
+                    if "frame" in item:  # the journal's entries (a reply to one person is made for them alone)
+                        frames[uid].append(item["frame"])
             await room.bus.subscribe(f"user:{someone['id']}", keep)
         host = table.state.host
         await say(table, host, {"type": "sit", "seat": 0})

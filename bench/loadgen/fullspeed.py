@@ -22,8 +22,9 @@ from loadgen.deployment import Server
 
 Message = dict[str, Any]
 # The protocol the clients speak (load.py's --protocol sets it): 2 stops the lobby's changes once a client is at
-# its table, as the web and terminal clients do; 1 hears every batch of them all along (docs/protocol.md, "Lobby").
-PROTOCOL = 2
+# its table, as the web and terminal clients do; 1 hears every batch of them all along (docs/protocol.md, "Lobby");
+# 3 is 2 with a table step's messages in one batch frame, as the web and terminal clients speak it.
+PROTOCOL = 3
 
 
 @dataclass
@@ -98,30 +99,34 @@ class Client:
     async def read(self) -> None:
         assert self.ws is not None
         async for frame in self.ws:
-            message = json.loads(frame)
-            kind = message["type"]
-            re = message.get("re")
-            if kind == "event":
-                self.on_event(message)
-            elif kind == "update":
-                if message["table"] == self.table:
-                    self.on_update(message)
-            elif kind == "table_event" and message.get("kind") == "finished" and message["table"] == self.table:
-                self.finished.set()
-            if re is not None and re == self.in_flight and kind in ("ok", "error"):
-                self.in_flight = None
-                if kind == "error":
-                    self.count_error(message)
-                else:
-                    if self.stats.measuring:
-                        self.stats.actions += 1
-                    if self.latency_open:  # no event named our seat (should not happen): take the ok's time
-                        self.record_latency()
-                self.maybe_act()
-            elif kind == "error" and re is None:
+            parsed = json.loads(frame)
+            for message in parsed["messages"] if parsed["type"] == "batch" else (parsed,):
+                self.on_message(message)
+
+    def on_message(self, message: Message) -> None:
+        kind = message["type"]
+        re = message.get("re")
+        if kind == "event":
+            self.on_event(message)
+        elif kind == "update":
+            if message["table"] == self.table:
+                self.on_update(message)
+        elif kind == "table_event" and message.get("kind") == "finished" and message["table"] == self.table:
+            self.finished.set()
+        if re is not None and re == self.in_flight and kind in ("ok", "error"):
+            self.in_flight = None
+            if kind == "error":
                 self.count_error(message)
-            elif re is not None and re in self.replies:
-                self.replies.pop(re).set_result(message)
+            else:
+                if self.stats.measuring:
+                    self.stats.actions += 1
+                if self.latency_open:  # no event named our seat (should not happen): take the ok's time
+                    self.record_latency()
+            self.maybe_act()
+        elif kind == "error" and re is None:
+            self.count_error(message)
+        elif re is not None and re in self.replies:
+            self.replies.pop(re).set_result(message)
 
     def count_error(self, message: Message) -> None:
         errors = self.stats.errors if self.stats.measuring else self.stats.setup_errors

@@ -35,6 +35,8 @@ Message = dict[str, Any]
 Reply = Callable[[Message], None]
 
 TYPE_AT_START = re.compile(rb'^\{\s*"type"\s*:\s*"([a-z_]+)"')
+# The protocol people's clients speak (load.py's --protocol): 3 hears a table step's messages as one batch frame.
+PROTOCOL = 3
 LOBBY_TYPES = frozenset({"lobby", "presence", "table_listed", "table_unlisted", "private", "invited"})
 BURA = load_game("bura")  # its card points and the claim's target (the game's own rules, not a copy)
 BURA_SIZES = (2, 2, 2, 2, 3, 3, 3, 4, 4, 5, 6)  # players at a Bura table a host creates
@@ -207,6 +209,10 @@ class Person:
         stats = self.world.stats
         stats.counts["frames"] += 1
         found = TYPE_AT_START.match(data)
+        if found is not None and found.group(1) == b"batch":  # one table step's messages, in order
+            for part in json.loads(data)["messages"]:
+                self.on_message(str(part.get("type")), part)
+            return
         if found is not None and is_lobby_type(found.group(1).decode()):
             stats.counts["lobby frames"] += 1
             stats.counts["lobby bytes"] += len(data)
@@ -268,7 +274,7 @@ class Person:
             self.drop()
 
     def log_in(self) -> None:
-        login: Message = {"type": "login", "protocol": 2}
+        login: Message = {"type": "login", "protocol": PROTOCOL}
         self.following = True  # a new connection follows the lobby
         if self.token is not None:
             login["token"] = self.token

@@ -167,6 +167,14 @@ class LobbyBatch(TypedDict):
     presence: list[PresenceChange]  # people who came in or left, each once
 
 
+class Batch(TypedDict):
+    """Protocol 3: the messages one step of a table sends to this connection (its events, the update, your turn,
+    an answer), in order, in one frame. Each is a server message of its own type, as it would come alone."""
+
+    type: Literal["batch"]
+    messages: list[dict[str, Any]]
+
+
 # Lobby chat (no ``table``) and table chat (with it) are one type.
 ChatMessage = TypedDict("ChatMessage", {
     "type": Literal["chat"], "seq": int, "from": UserSummary, "message": str, "text": str,
@@ -438,7 +446,7 @@ class Announcement(TypedDict):
 
 AnyServerMessage = (
     Hello | Welcome | PreferencesMessage | Pong | Ok | ErrorMessage | Reconnect | LobbySnapshot | Presence
-    | TableListed | TableUnlisted | LobbyBatch | ChatMessage | PrivateMessage | Invited | Snapshot | Update
+    | TableListed | TableUnlisted | LobbyBatch | Batch | ChatMessage | PrivateMessage | Invited | Snapshot | Update
     | YourTurn | Timer | Event | TableEvent | Left | HintMessage | Stats | History | Games | Replay | Transcript
     | Review | Motd | ModeratorWelcome | Reported | Ignored | PasswordChanged | AccountDeleted | TableChat | AllTables
     | Reports | Audit | ReportArrived | ModeratorsLine | Announcement

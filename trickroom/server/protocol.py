@@ -30,8 +30,9 @@ from pydantic import (
 from trickroom.server.accounts import valid_password
 from trickroom.server.hygiene import REASON_LENGTH, clean_chat, clean_reason, clean_table_name
 
-PROTOCOL_VERSION = 2  # the newest; a client may ask for any of PROTOCOLS at login (1: no lobby batches)
-PROTOCOLS = (1, 2)
+# The newest; a client may ask for any of PROTOCOLS at login (1: no lobby batches; 2: no step batches).
+PROTOCOL_VERSION = 3
+PROTOCOLS = (1, 2, 3)
 
 ClientId = Annotated[Annotated[str, Field(max_length=64)] | int, Field(union_mode="left_to_right")]
 TableId = Annotated[str, Field(min_length=1, max_length=32)]

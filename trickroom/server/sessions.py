@@ -44,6 +44,7 @@ from trickroom.server.accounts import (
 from trickroom.server.bus import Handler
 from trickroom.server.dispatch import ANYONE, USER, Requests
 from trickroom.server.errors import error_message
+from trickroom.server.frames import batch_frame
 from trickroom.server.hygiene import clean_name
 from trickroom.server.limits import Counters, GuessLimiter, Policy
 from trickroom.server.messages import Pong, PreferencesMessage, UserSummary, Welcome, ok
@@ -218,22 +219,30 @@ class FrontDoor:
             if payload.get("end_session"):  # a logout elsewhere: that session's connections here close
                 await self.end_session(uid, str(payload["end_session"]))
                 return
-            target = payload.get("conn")
-            say = payload.get("say")  # {"key", "params"}: the message's text, in each connection's language
-            frame = payload.get("frame")  # the message encoded once for everyone who gets it
+            items = payload.get("batch", (payload,))  # a table step's messages, in order
             for conn in list(self.room.by_user.get(uid, ())):
-                if (target is None or conn.id == target) and not self.room.moderator.hides(conn, payload["message"]):
-                    message = payload["message"]
-                    if frame is not None and say is None:
+                frames = [frame for item in items if (frame := self.frame_for(conn, item)) is not None]
+                if conn.protocol >= 3 and len(frames) > 1:
+                    conn.send_frame(batch_frame(frames))
+                else:
+                    for frame in frames:
                         conn.send_frame(frame)
-                        continue
-                    if say is not None:
-                        message = {**message, "text": translate(say["key"], conn.lang, **said_in(say["params"],
-                                                                                                 conn.lang))}
-                    conn.send(message)
 
         self.user_handlers[uid] = deliver
         return deliver
+
+    def frame_for(self, conn: Connection, item: Message) -> str | None:
+        """One message of a delivery (``Table.item``) as ``conn`` gets it; None if it is not for ``conn``."""
+        target, message = item.get("conn"), item["message"]
+        if (target is not None and conn.id != target) or self.room.moderator.hides(conn, message):
+            return None
+        say = item.get("say")  # {"key", "params"}: the message's text, in each connection's language
+        frame = item.get("frame")  # the message encoded once for everyone who gets it
+        if frame is not None and say is None:
+            return str(frame)
+        if say is not None:
+            message = {**message, "text": translate(say["key"], conn.lang, **said_in(say["params"], conn.lang))}
+        return conn.encoded(message)
 
     # Guests
 

@@ -296,9 +296,12 @@ class Table:
             await self.services.record_results(state)
 
     async def run(self, effects: Sequence[Effect]) -> None:
-        """The step's messages, jobs and room effects, in order (its writes have been made)."""
+        """The step's messages, jobs and room effects, in order (its writes have been made). Each user's
+        messages of the step go out together (one ``batch`` frame to a connection of protocol 3), before any
+        room effect that follows them."""
         merged = merged_texts(effects)  # a trick's end said as one sentence, and the like
         frames: dict[int, tuple[Message, str | None]] = {}  # one rendering, encoded once for all who get it
+        outbox: dict[str, list[Message]] = {}  # user id: the step's messages to them, in order
         for index, effect in enumerate(effects):
             if isinstance(effect, Announce):
                 for user_id, message in deliveries(effect):
@@ -306,10 +309,15 @@ class Table:
                     if text is not None and text != message["text"]:
                         message = message.copy()  # one rendering serves several listeners: change a copy
                         message["text"] = text
-                    await self.send(user_id, message, effect.conn, frame=self.frame(message, frames))
-            elif isinstance(effect, Tell):
-                await self.send(effect.user, effect.message, effect.conn, effect.say)
-            elif isinstance(effect, StartTimer):
+                    outbox.setdefault(user_id, []).append(
+                        self.item(message, effect.conn, frame=self.frame(message, frames)))
+                continue
+            if isinstance(effect, Tell):
+                outbox.setdefault(effect.user, []).append(self.item(effect.message, effect.conn, effect.say))
+                continue
+            if not isinstance(effect, (StartTimer, AskBot, Cancel)):  # (those send nothing now)
+                await self.send_all(outbox)
+            if isinstance(effect, StartTimer):
                 self.start(effect.job, self.timer(effect))
             elif isinstance(effect, AskBot):
                 self.start(effect.job, self.ask(effect))
@@ -325,15 +333,30 @@ class Table:
                 await self.services.publish_listing(self)
             elif isinstance(effect, CloseTable):
                 await self.services.close_table(self)
+        await self.send_all(outbox)
 
-    async def send(self, user_id: str, message: AnyServerMessage, conn: str | None = None,
-                   say: Message | None = None, frame: str | None = None) -> None:
-        """To a user's connections, wherever they are; ``say`` ({"key", "params"}) is the text, made on delivery in
-        each connection's language; ``frame``, the message already encoded (sent as it is)."""
+    async def send_all(self, outbox: dict[str, list[Message]]) -> None:
+        """Each user's messages in ``outbox`` as one delivery (then ``outbox`` is empty)."""
+        for user_id, items in outbox.items():
+            payload: Message = items[0] if len(items) == 1 else {"batch": items}
+            await self.services.bus.publish(f"user:{user_id}", payload)
+        outbox.clear()
+
+    @staticmethod
+    def item(message: AnyServerMessage | Message, conn: str | None = None, say: Message | None = None,
+             frame: str | None = None) -> Message:
+        """One message as the bus carries it to a user: ``conn``, the one connection it is for (None: all of
+        theirs); ``say`` ({"key", "params"}), its text, made on delivery in each connection's language;
+        ``frame``, the message already encoded (sent as it is)."""
         payload: Message = {"message": message, "conn": conn, "say": say}
         if frame is not None:
             payload["frame"] = frame
-        await self.services.bus.publish(f"user:{user_id}", payload)
+        return payload
+
+    async def send(self, user_id: str, message: AnyServerMessage, conn: str | None = None,
+                   say: Message | None = None, frame: str | None = None) -> None:
+        """To a user's connections, wherever they are (:meth:`item` says what the arguments are)."""
+        await self.services.bus.publish(f"user:{user_id}", self.item(message, conn, say, frame))
 
     def frame(self, message: Any, frames: dict[int, tuple[Message, str | None]]) -> str | None:
         """``message`` encoded, once per step however many listeners get the same rendering; None on a bus between

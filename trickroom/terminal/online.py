@@ -168,7 +168,7 @@ class OnlineClient(Session):
             except TimeoutError:
                 raw = None
             if raw is not None:
-                self.receive(json.loads(raw))
+                self.received(json.loads(raw))
             while not self.done:
                 try:
                     line = self.lines.get_nowait()
@@ -187,6 +187,15 @@ class OnlineClient(Session):
         return self.next_id
 
     # What the room says
+
+    def received(self, frame: Any) -> None:
+        """One frame: a message, or (protocol 3) a table step's messages in one ``batch``, in order."""
+        if isinstance(frame, dict) and frame.get("type") == "batch" and isinstance(frame.get("messages"), list):
+            for part in frame["messages"]:
+                if isinstance(part, dict):
+                    self.receive(part)
+        elif isinstance(frame, dict):
+            self.receive(frame)
 
     def receive(self, raw: Message) -> None:
         msg: Message = printable(raw)  # nothing from the network reaches the terminal unescaped
@@ -208,9 +217,9 @@ class OnlineClient(Session):
         self.nodes = [n for n in msg.get("nodes") or [] if isinstance(n, str)]
         self.game_titles = {g["name"]: g.get("title") or {} for g in msg.get("games") or []}
         if self.token and self.resuming:
-            self.send({"type": "login", "token": self.token, "lang": self.lang, "protocol": 2})
+            self.send({"type": "login", "token": self.token, "lang": self.lang, "protocol": 3})
         else:
-            self.send({"type": "login", "nickname": self.nickname, "lang": self.lang, "protocol": 2})
+            self.send({"type": "login", "nickname": self.nickname, "lang": self.lang, "protocol": 3})
 
     def on_reconnect(self, msg: Message) -> None:
         """This node is stopping: the connection closes next, and the client moves to one of these."""

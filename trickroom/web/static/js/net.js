@@ -90,7 +90,12 @@ export class Net {
       } catch {
         return;
       }
-      this.onMessage(message);
+      if (message && message.type === "batch" && Array.isArray(message.messages)) {
+        // Protocol 3: one table step's messages in one frame, in order.
+        for (const part of message.messages) this.onMessage(part);
+      } else {
+        this.onMessage(message);
+      }
     });
     ws.addEventListener("close", (event) => {
       if (this.ws !== ws) return;

@@ -33,7 +33,7 @@ export function renderConnStatus() {
 }
 
 export function login(fields) {
-  net.send({ type: "login", protocol: 2, lang: lang(), id: newId(), ...fields });
+  net.send({ type: "login", protocol: 3, lang: lang(), id: newId(), ...fields });
 }
 
 export function logout() {
@@ -56,7 +56,7 @@ export function wireSignin() {
     login({ username: $("account-username").value.trim(), password: $("account-password").value });
   });
   $("register-button").addEventListener("click", () => {
-    net.send({ type: "register", protocol: 2, lang: lang(), username: $("account-username").value.trim(),
+    net.send({ type: "register", protocol: 3, lang: lang(), username: $("account-username").value.trim(),
                password: $("account-password").value, id: newId() });
   });
   $("signin-lang").addEventListener("change", (event) => setLanguage(event.target.value));
