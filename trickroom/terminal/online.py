@@ -190,12 +190,10 @@ class OnlineClient(Session):
 
     def received(self, frame: Any) -> None:
         """One frame: a message, or (protocol 3) a table step's messages in one ``batch``, in order."""
-        if isinstance(frame, dict) and frame.get("type") == "batch" and isinstance(frame.get("messages"), list):
-            for part in frame["messages"]:
-                if isinstance(part, dict):
-                    self.receive(part)
-        elif isinstance(frame, dict):
-            self.receive(frame)
+        batch = frame.get("messages") if isinstance(frame, dict) and frame.get("type") == "batch" else [frame]
+        for part in batch if isinstance(batch, list) else ():
+            if isinstance(part, dict):
+                self.receive(part)
 
     def receive(self, raw: Message) -> None:
         msg: Message = printable(raw)  # nothing from the network reaches the terminal unescaped
