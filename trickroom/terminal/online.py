@@ -36,8 +36,9 @@ from trickroom.narration import catalog, translate
 from trickroom.narration.names import grouped
 from trickroom.terminal.commands import Act, Empty, Info, Other, Problem, Quit, parse, unknown
 from trickroom.terminal.console import Console, printable
+from trickroom.terminal.online_games import FinishedGames
 from trickroom.terminal.render import Style, standings_line
-from trickroom.terminal.replay import ReplayMode, save
+from trickroom.terminal.replay import ReplayMode
 from trickroom.terminal.session import Session
 from trickroom.terminal.summary import HandTracker
 from trickroom.terminal.text import command_words, commands_by_word, folded, say
@@ -51,7 +52,7 @@ SERVICE_RESTART = 1012  # websocket close code: the server is restarting or hand
 RECONNECT_SECONDS = 60.0  # how long to keep trying before giving up
 
 
-class OnlineClient(Session):
+class OnlineClient(Session, FinishedGames):
     def __init__(self, url: str, name: str | None, console: Console, lang: str, style: Style,
                  table: str | None = None, create: str | None = None, options: dict[str, Any] | None = None,
                  bots: str | None = None, hands: int = 0, hints: bool = False) -> None:
@@ -418,7 +419,7 @@ class OnlineClient(Session):
     def on_pong(self, msg: Message) -> None:
         return
 
-    # Hints, reviews, finished games and replays
+    # Hints and reviews (finished games and replays: FinishedGames)
 
     def hint(self) -> None:
         if not self.table:
@@ -442,65 +443,6 @@ class OnlineClient(Session):
         self.say(msg.get("text", ""), remember=False)
         for item in msg.get("items") or []:
             self.say(str(item.get("text", "")), remember=False)
-
-    def on_games(self, msg: Message) -> None:
-        games = msg.get("games") or []
-        self.listed_games = [str(g["table"]) for g in games]
-        if not games:
-            self.say(say("games_none", self.lang), remember=False)
-            return
-        mine = (msg.get("user") or {}).get("id") == self.user_id
-        self.say(say("games_you" if mine else "games_of", self.lang, name=(msg.get("user") or {}).get("name", "")),
-                 remember=False)
-        for number, game in enumerate(games, start=1):
-            date = str(game.get("finished_at") or "")[:10]
-            self.say(say("games_entry", self.lang, number=number, id=game["table"], date=date, text=game["text"]),
-                     remember=False)
-        self.say(say("games_hint", self.lang), remember=False)
-
-    def open_replay(self, ref: str) -> None:
-        table = self.listed_games[int(ref) - 1] if ref.isdigit() and 0 < int(ref) <= len(self.listed_games) else ref
-        self.send({"type": "replay", "table": table})
-
-    def on_replay(self, msg: Message) -> None:
-        if self.replay is not None and self.replay.info["table"] == msg["table"]:
-            self.replay.load(msg)
-            return
-        table = str(msg["table"])
-
-        def fetch(hand: int) -> None:
-            self.send({"type": "replay", "table": table, "hand": hand})
-
-        self.replay = ReplayMode(msg, self.lang, lambda line: self.say(line, remember=False), fetch=fetch,
-                                 export=self.export, review=self.review)
-        self.say(say("replay_help", self.lang), remember=False)
-
-    def export(self, kind: str, path: str) -> None:
-        if self.replay is None:
-            return
-        if not path:
-            self.say(say("export_where", self.lang), remember=False)
-            return
-        wanted = "transcript" if kind == "text" else "history"
-        self.exports[wanted] = path
-        self.send({"type": wanted, "table": self.replay.info["table"]})
-
-    def on_history(self, msg: Message) -> None:
-        self.saved("history", json.dumps({k: v for k, v in msg.items() if k != "re"}, ensure_ascii=False, indent=1))
-
-    def on_transcript(self, msg: Message) -> None:
-        self.saved("transcript", str(msg.get("text", "")))
-
-    def saved(self, kind: str, text: str) -> None:
-        path = self.exports.pop(kind, None)
-        if path is None:
-            return
-        try:
-            where = save(path, text)
-        except OSError as exc:
-            self.say(say("export_failed", self.lang, path=path, reason=exc), remember=False)
-            return
-        self.say(say("exported", self.lang, path=where), remember=False)
 
     # What the player types
 
