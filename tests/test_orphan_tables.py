@@ -63,7 +63,7 @@ def test_a_failed_write_names_no_value_of_the_row(tmp_path: Path) -> None:
             again = row("playing", "n1", lease_ago=-30)
             again.id, again.seed = number, 918273645546372
             with pytest.raises(IntegrityError) as failed:  # the same table number twice
-                await store.write(lambda s: s.add(again))
+                await store.add(again)
             assert "918273645546372" not in str(failed.value) and "INSERT INTO tables" in str(failed.value)
         finally:
             await store.close()

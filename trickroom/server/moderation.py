@@ -456,11 +456,7 @@ class Moderation:
                         target=str(target["id"]), target_name=str(target["name"])[:80], table_id=table_id,
                         reason=clean_reason(reason), created_at=utcnow())
 
-        def change(s: Session) -> ReportRow:
-            s.add(row)
-            return row
-
-        return await self.store.write(change)
+        return await self.store.add(row)
 
     async def flag(self, kind: str, target: dict[str, Any], table_id: int, reason_key: str,
                    reason_params: dict[str, Any]) -> ReportRow:
@@ -468,11 +464,7 @@ class Moderation:
         row = ReportRow(kind=kind, target=str(target["id"]), target_name=str(target["name"])[:80],
                         table_id=table_id, reason_key=reason_key, reason_params=reason_params, created_at=utcnow())
 
-        def change(s: Session) -> ReportRow:
-            s.add(row)
-            return row
-
-        return await self.store.write(change)
+        return await self.store.add(row)
 
     async def open_reports(self) -> list[ReportRow]:
         """Reports and flags no moderator has handled yet, the oldest first (they wait for a moderator)."""

@@ -217,6 +217,11 @@ class Store:
         """One statement in a transaction of its own; how many rows it changed."""
         return await self.write(lambda s: rowcount(s.execute(statement)))
 
+    async def add(self, row: T) -> T:
+        """Insert one ORM row in a transaction of its own; the row, its key set."""
+        await self.write(lambda s: s.add(row))
+        return row
+
     async def read(self, job: Callable[[Session], T]) -> T:
         """Run ``job`` on a read session; its result (rows come detached, their columns loaded). On SQLite it
         runs in a reader thread: a read that finds none free within READ_WAIT raises the pool's timeout, which
@@ -281,7 +286,7 @@ class Store:
         row = UserRow(username=username.lower(), name=username, name_key=key, name_shape=shape,
                       password_hash=password_hash, preferences=preferences)
         try:
-            await self.write(lambda s: s.add(row))
+            await self.add(row)
         except IntegrityError:
             raise NameTaken(username) from None
         return row
@@ -353,7 +358,7 @@ class Store:
         for _ in range(10):
             row.id = new_table_id()
             try:
-                await self.write(lambda s: s.add(row))
+                await self.add(row)
                 return row.id
             except IntegrityError:
                 make_transient(row)
@@ -459,7 +464,7 @@ class Store:
 
     async def add_chat(self, table_id: int, seq: int, sender: dict[str, Any], message: str) -> None:
         """Write one table chat message (returns once it is committed)."""
-        await self.write(lambda s: s.add(ChatRow(table_id=table_id, seq=seq, sender=sender, message=message)))
+        await self.add(ChatRow(table_id=table_id, seq=seq, sender=sender, message=message))
 
     async def chat(self, table_id: int) -> list[ChatRow]:
         """A table's chat messages, in journal order."""
