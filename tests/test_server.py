@@ -53,9 +53,11 @@ def test_register_login_and_wrong_password(server: ThreadServer) -> None:
         assert right["type"] == "welcome" and right["user"]["id"] == welcome["user"]["id"]
         assert right["preferences"]["lang"] == "ru"  # stored on the server
         prefs = second.request(type="preferences", lang="en", sounds=False)
-        assert prefs["preferences"] == {"lang": "en", "verbosity": "full", "sounds": False, "auto_pass": True}
+        assert prefs["preferences"] == {"lang": "en", "verbosity": "full", "sounds": False, "auto_pass": True,
+                                        "lobby_chat_at_table": False}
         kept = second.request(type="preferences", lang=None, verbosity="brief")  # null: the language stays
-        assert kept["preferences"] == {"lang": "en", "verbosity": "brief", "sounds": False, "auto_pass": True}
+        assert kept["preferences"] == {"lang": "en", "verbosity": "brief", "sounds": False, "auto_pass": True,
+                                       "lobby_chat_at_table": False}
         # A guest may not take a registered name.
         third = Client(server.url)
         taken = third.request(type="login", nickname="boris")
@@ -213,6 +215,22 @@ def test_lobby_chat_table_chat_and_private_messages(server: ThreadServer) -> Non
         one.request(type="bot_add", table=table, level="random")
         assert one.wait(type="table_event", kind="bot_added")["text"] == "Случайный бот садится на место 1."
         assert two.wait(type="table_event", kind="bot_added")["text"] == "A random bot sits in seat 1."
+
+
+def test_lobby_chat_reaches_a_table_only_for_who_asked(server: ThreadServer) -> None:
+    with clients(server.url, "Seated", "Talker") as (seated, talker):
+        assert seated.request(type="lobby", follow=False)["type"] == "ok"  # as a client showing a table
+        assert talker.request(type="chat", message="anyone for Bura?")["type"] == "ok"
+        assert seated.request(type="ping")["type"] == "pong"  # everything sent before the chat's ok has come
+        assert not [m for m in seated.history if m["type"] == "chat"]
+        prefs = seated.request(type="preferences", lobby_chat_at_table=True)["preferences"]
+        assert prefs["lobby_chat_at_table"] is True and prefs["auto_pass"] is False
+        assert talker.request(type="chat", message="last call")["type"] == "ok"
+        assert seated.wait(type="chat", message="last call")["text"] == "Talker: last call"
+        seated.request(type="preferences", lobby_chat_at_table=False)
+        assert seated.request(type="lobby")["type"] == "lobby"  # back in the lobby: its chat comes again
+        assert talker.request(type="chat", message="welcome back")["type"] == "ok"
+        assert seated.wait(type="chat", message="welcome back")["from"]["name"] == "Talker"
 
 
 def test_kick_ban_and_host_handover(server: ThreadServer) -> None:

@@ -11,7 +11,10 @@ from argon2.exceptions import InvalidHashError, VerificationError
 
 NAME_PATTERN = re.compile(r"^[\w][\w .\-]{0,23}$")
 PASSWORD_MIN, PASSWORD_MAX = 6, 200
-DEFAULT_PREFERENCES = {"lang": "en", "verbosity": "full", "sounds": True, "auto_pass": True}
+# lobby_chat_at_table: whether a connection at a table (one that stopped following the lobby) still hears the
+# lobby's chat; off by default, since a player at a table listens to the game (docs/protocol.md, "Lobby chat").
+DEFAULT_PREFERENCES = {"lang": "en", "verbosity": "full", "sounds": True, "auto_pass": True,
+                       "lobby_chat_at_table": False}
 
 _hasher = PasswordHasher()  # argon2id with the library's current defaults
 

@@ -271,8 +271,10 @@ class Lobby:
             said: dict[str, ChatMessage] = {}  # language: the line, said and encoded once for all who read it
             frames = Frames()
             for conn in self.room.connections.values():
-                # (not to a reader who ignores the sender)
-                if conn.user is not None and not self.room.moderator.hides(conn, {"type": "chat", "from": sender}):
+                # Not to a reader who ignores the sender, nor at a table unless they asked for it: at 3000 people
+                # each lobby line went to some 2,500 of them, most at a table, and was most of the frames sent.
+                if conn.user is not None and (conn.follows_lobby or conn.preferences.get("lobby_chat_at_table")) \
+                        and not self.room.moderator.hides(conn, {"type": "chat", "from": sender}):
                     line = said.get(conn.lang)
                     if line is None:
                         line = said[conn.lang] = {"type": "chat", "seq": self.seq, "from": sender,

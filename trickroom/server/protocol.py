@@ -146,6 +146,7 @@ class Preferences(ClientMessage):
     verbosity: Literal["full", "brief", "off"] | None = None
     sounds: bool | None = None
     auto_pass: bool | None = None  # the room answers pass for you when you hold nothing to announce (B9a)
+    lobby_chat_at_table: bool | None = None  # the lobby's chat heard while a table is shown (not following)
 
 
 class Ping(ClientMessage):

@@ -146,7 +146,8 @@ class FrontDoor:
 
     async def set_preferences(self, conn: Connection, msg: Preferences) -> None:
         user = conn.me
-        given = {"lang": msg.lang, "verbosity": msg.verbosity, "sounds": msg.sounds, "auto_pass": msg.auto_pass}
+        given = {"lang": msg.lang, "verbosity": msg.verbosity, "sounds": msg.sounds, "auto_pass": msg.auto_pass,
+                 "lobby_chat_at_table": msg.lobby_chat_at_table}
         # A field left out, or null, keeps its value (a stored null lang would have made conn.lang "None").
         prefs = {**conn.preferences, **{name: value for name, value in given.items() if value is not None}}
         for other in self.room.by_user.get(user["id"], {conn}):

@@ -236,6 +236,7 @@ export function openSettings({ onChange, onRoomPref }) {
   $("set-large").checked = prefs.large;
   // Kept by the room (the user's preferences), not in this browser: the room answers the pause.
   $("set-auto-pass").checked = state.roomPrefs?.auto_pass !== false;
+  $("set-lobby-chat").checked = state.roomPrefs?.lobby_chat_at_table === true;
   if (!dialog.wired) {
     dialog.addEventListener("change", (event) => {
       const target = event.target;
@@ -250,6 +251,9 @@ export function openSettings({ onChange, onRoomPref }) {
       else if (target.id === "set-auto-pass") {
         state.roomPrefs = { ...(state.roomPrefs || {}), auto_pass: target.checked };
         dialog.onRoomPref?.({ auto_pass: target.checked });
+      } else if (target.id === "set-lobby-chat") {
+        state.roomPrefs = { ...(state.roomPrefs || {}), lobby_chat_at_table: target.checked };
+        dialog.onRoomPref?.({ lobby_chat_at_table: target.checked });
       }
       dialog.onPrefsChange?.(target.id);
     });
