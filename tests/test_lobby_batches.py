@@ -13,7 +13,7 @@ import pytest
 
 from trickroom.server.bus import LocalBus
 from trickroom.server.connection import Connection
-from trickroom.server.lobby import Lobby
+from trickroom.server.lobby import Lobby, visible
 from trickroom.server.protocol import user_summary
 from trickroom.server.room import Room
 from trickroom.server.settings import Settings
@@ -295,3 +295,35 @@ def test_the_snapshot_lists_everyone_online_by_name_however_they_came_and_went()
         if rng.random() < 0.2:
             names = [u["name"] for u in json.loads(lobby.snapshot_frame(reader))["users"]]
             assert names == sorted(u["name"] for u in lobby.online.values())
+
+
+def test_the_snapshot_follows_every_listing_change_public_tables_first() -> None:
+    """However tables are listed, changed, made private or public and unlisted, the snapshot's frame lists what
+    each reader may see as it is now (its entries as ``render_listing`` says them), the public tables first."""
+    import random
+
+    async def scenario() -> None:
+        rng = random.Random(11)
+        room = FakeRoom(settings=Settings(lobby_batch_seconds=0))
+        lobby = Lobby(cast(Room, room), clock=lambda: 0.0)
+        readers = [connect(room, "g1", "Anna", 2), connect(room, "g2", "Olga", 2, lang="ru")]
+        for step in range(400):
+            table_id = f"t{rng.randrange(12)}"
+            if rng.random() < 0.25:
+                await lobby.on_lobby({"kind": "unlisted", "id": table_id})
+            else:
+                invited = rng.choice([None, None, ["g1"], ["g2"], ["g1", "g2"]])
+                await lobby.on_lobby(listing(table_id, rng.randrange(3), visible_to=invited))
+            if step % 7:
+                continue
+            for reader in readers:
+                uid = cast(dict[str, Any], reader.user)["id"]
+                tables = json.loads(lobby.snapshot_frame(reader))["tables"]
+                seen = {table_id: listing for table_id, listing in lobby.listings.items() if visible(listing, uid)}
+                assert sorted(e["id"] for e in tables) == sorted(seen)
+                assert all(entry == lobby.render_listing(seen[entry["id"]], reader.lang) for entry in tables)
+                private = [seen[entry["id"]]["visible_to"] is not None for entry in tables]
+                assert private == sorted(private)  # no public table after a private one
+
+    asyncio.run(scenario())
+
