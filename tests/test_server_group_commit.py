@@ -107,13 +107,15 @@ def test_sign_ins_share_commits_and_a_clashing_name_fails_alone(tmp_path: Path) 
 
 
 def test_table_saves_share_commits_and_a_table_saved_twice_keeps_its_last_values(tmp_path: Path) -> None:
+    """(The first and the third table are saved with the same columns: one statement for both.)"""
+
     async def scenario() -> None:
         store, (first, second, third) = await new_store(tmp_path / "saves.sqlite3")
         try:
             await asyncio.gather(store.save_table(first, status="waiting", seats=[{"user": "u1"}]),
                                  store.save_table(second, status="finished"),
                                  store.save_table(first, status="playing"),
-                                 store.save_table(third, seats=[{"user": "u3"}]))
+                                 store.save_table(third, seats=[{"user": "u3"}], status="playing"))
             assert store.table_log is not None and store.table_log.largest_batch > 1
             rows = {table: await store.table(table) for table in (first, second, third)}
             assert [(rows[t].status, rows[t].seats) for t in (first, second, third)] == [  # type: ignore[union-attr]

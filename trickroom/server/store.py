@@ -32,10 +32,12 @@ from collections.abc import Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import Any, TypeVar, cast
 
 from sqlalchemy import (
+    Table,
     and_,
+    bindparam,
     case,
     create_engine,
     delete,
@@ -377,9 +379,18 @@ class Store:
         for row in rows:
             merged.setdefault(row["id"], {}).update(row["values"])
 
+        # One statement per set of columns, run for all its rows at once (the driver's executemany): updated one by
+        # one through the ORM, a row cost about 1 ms of the writer thread (bench/db_writes.py), which made these
+        # saves the largest part of its time in an evening of 3000 people.
+        by_columns: dict[tuple[str, ...], list[dict[str, Any]]] = {}
+        for table_id, values in merged.items():
+            by_columns.setdefault(tuple(sorted(values)), []).append({"row_id": table_id, **values})
+        tables = cast(Table, TableRow.__table__)
+
         def update_tables(s: Session) -> None:
-            for table_id, values in merged.items():
-                s.execute(update(TableRow).where(TableRow.id == table_id).values(**values))
+            for columns, params in by_columns.items():
+                s.execute(update(tables).where(tables.c.id == bindparam("row_id"))
+                          .values({column: bindparam(column) for column in columns}), params)
 
         await self.write(update_tables)
 
