@@ -501,8 +501,9 @@ class Store:
                                .values(results_recorded=True))
             if rowcount(marked) != 1:
                 return False
-            for user_id, seat in players.items():
-                s.merge(PlayerRow(table_id=table_id, user_id=user_id, seat=seat, finished_at=finished_at))
+            if players:  # (no row can be there yet: they are written here only, once, as results_recorded says)
+                s.execute(insert(PlayerRow), [{"table_id": table_id, "user_id": user_id, "seat": seat,
+                                               "finished_at": finished_at} for user_id, seat in players.items()])
             for account, won, mu, sigma in results:
                 stat = s.get(StatRow, (account, game))
                 if stat is None:
