@@ -116,10 +116,25 @@ def test_sign_in_lobby_and_options_screens_have_no_axe_violations(page: Any, roo
     page.keyboard.press("e")
     assert page.evaluate("document.activeElement.id") == "lobby-chat-input"
     before = len(spoken(page))
+    page.keyboard.type("anyone here")
+    page.keyboard.press("Enter")
+    wait_spoken(page, r"^Vera: anyone here$", before)
+    # Boris, at his table, hears the lobby's chat only once he turns on "Hear the lobby chat at a table" (F2);
+    # his table chat's echo says the room has his choice (his messages are handled in order).
+    other.keyboard.press("F2")
+    other.wait_for_function("() => document.getElementById('settings-dialog').open")
+    tab_to(other, "^Hear the lobby chat at a table$")
+    other.keyboard.press("Space")
+    other.keyboard.press("Escape")
+    other.locator("#table-chat-input").focus()
+    other.keyboard.type("ready")
+    other.keyboard.press("Enter")
+    wait_spoken(other, r"^Boris: ready$")
     page.keyboard.type("hello all")
     page.keyboard.press("Enter")
     wait_spoken(page, r"^Vera: hello all$", before)
     wait_spoken(other, r"^Vera: hello all$")
+    assert not any("anyone here" in text for text in spoken(other))  # said before he asked: not to him
     assert page.evaluate("document.getElementById('table-dialog').open") is False  # "n" typed, no dialog
 
     # Chat verbosity off: a private message to the other player is shown in the log but not spoken; Page Up
@@ -152,13 +167,15 @@ def test_sign_in_lobby_and_options_screens_have_no_axe_violations(page: Any, roo
     page.keyboard.press("Alt+PageDown")
     wait_spoken(page, r"^History: the game, \d+ messages?\.$", mark)
     page.keyboard.press("Alt+PageDown")
-    chat = wait_spoken(page, r"^History: the chat, 2 messages\.$", mark)
+    chat = wait_spoken(page, r"^History: the chat, 3 messages\.$", mark)
     page.keyboard.press("PageUp")
     chat = wait_spoken(page, r"^Vera whispers: psst$", chat + 1)
     page.keyboard.press("PageUp")
     chat = wait_spoken(page, r"^Vera: hello all$", chat + 1)
     page.keyboard.press("PageUp")
-    chat = wait_spoken(page, r"^Start of history\. Vera: hello all$", chat + 1)
+    chat = wait_spoken(page, r"^Vera: anyone here$", chat + 1)
+    page.keyboard.press("PageUp")
+    chat = wait_spoken(page, r"^Start of history\. Vera: anyone here$", chat + 1)
     page.keyboard.press("Alt+PageDown")
     wait_spoken(page, r"^History: everything, \d+ messages\.$", chat + 1)
     other.context.close()

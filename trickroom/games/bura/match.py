@@ -14,7 +14,8 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from trickroom import cards
-from trickroom.games.base import JSON, Event, IllegalAction, Match
+from trickroom.games.base import JSON, Event, Match
+from trickroom.games.bura.checks import check_action, checked_deck
 from trickroom.games.bura.tables import (
     ANSWERS,
     BEATS,
@@ -28,12 +29,10 @@ from trickroom.games.bura.tables import (
     PASS,
     POINTS,
     WINS_AT_ONCE,
-    announce_action,
     combination,
     follow_moves,
     lead_moves,
     play_beats,
-    play_string,
 )
 
 if TYPE_CHECKING:
@@ -51,7 +50,7 @@ class BuraMatch(Match):
 
     def __init__(self, game: Bura, seed: int | None = None, decks: Any = None) -> None:
         self._init_state(game, cards.new_seed() if seed is None else int(seed))
-        self.decks = [_checked_deck(deck, k) for k, deck in enumerate(decks or [])]
+        self.decks = [checked_deck(deck, k) for k, deck in enumerate(decks or [])]
         events: list[Event] = []
         self._start_hand(events)
         self.events.extend(events)
@@ -171,7 +170,7 @@ class BuraMatch(Match):
             self._answer(seat, PASS, events)
             self.events.extend(events)
             return events
-        canonical = self._check(seat, action)  # raises IllegalAction before anything changes
+        canonical = check_action(self, seat, action)  # raises IllegalAction before anything changes
         self.actions.append((seat, canonical))
         if canonical == CLAIM:
             self._claim(seat, events)
@@ -248,75 +247,6 @@ class BuraMatch(Match):
         return view
 
     # --- checking an action -------------------------------------------------------------------------------
-
-    def _check(self, seat: int, action: str) -> str:
-        """The canonical form of ``action`` if ``seat`` may take it now; otherwise raise IllegalAction."""
-        if self.over:
-            raise IllegalAction("The match is over.", key="illegal.over")
-        if not isinstance(seat, int) or not 0 <= seat < self.n:
-            raise IllegalAction(f"There is no seat {seat} at this table.", key="illegal.bura.no_seat", seat=seat)
-        if not self.in_hand[seat]:
-            raise IllegalAction("You are not playing in this hand.", key="illegal.bura.out_of_hand")
-        if not isinstance(action, str) or not action.split():
-            raise IllegalAction("Say what to do: play some cards, pass, announce a combination, or claim.",
-                                key="illegal.bura.empty")
-        verb, *rest = action.split()
-        verb = verb.lower()
-        if verb == CLAIM:
-            if rest:
-                raise IllegalAction("A claim takes no cards: just say claim.", key="illegal.bura.claim_args")
-            return CLAIM
-        if verb in (PASS, "announce"):
-            return self._check_answer(seat, verb, rest)
-        if verb == "play":
-            return self._check_play(seat, rest)
-        raise IllegalAction(f"Unknown action {verb!r}: play some cards, pass, announce a combination, or claim.",
-                            key="illegal.bura.unknown", verb=verb)
-
-    def _check_answer(self, seat: int, verb: str, rest: list[str]) -> str:
-        if self.phase != "announce":
-            raise IllegalAction("There is nothing to announce now: announcements come before a trick's lead.",
-                                key="illegal.bura.no_announce")
-        if seat not in self.pending:
-            raise IllegalAction("You have already answered for this trick.", key="illegal.bura.answered")
-        if verb == PASS:
-            if rest:
-                raise IllegalAction("Pass takes nothing after it.", key="illegal.bura.pass_args")
-            return PASS
-        if len(rest) != 1 or rest[0].lower() not in self.kinds:
-            raise IllegalAction(f"Announce one of: {', '.join(self.kinds)}.", key="illegal.bura.kinds",
-                                kinds=list(self.kinds))
-        kind = rest[0].lower()
-        if self.combos.get(seat) != kind:
-            raise IllegalAction(f"You do not hold {kind}.", key="illegal.bura.kind_not_held", kind=kind)
-        return announce_action(kind)
-
-    def _check_play(self, seat: int, rest: list[str]) -> str:
-        if self.phase == "announce":
-            raise IllegalAction("First answer the announcement: pass, or announce your combination.",
-                                key="illegal.bura.answer_first")
-        if seat != self.turn:
-            raise IllegalAction("It is not your turn to play.", key="illegal.bura.turn")
-        try:
-            played = [ID_OF[c] for c in cards.parse_cards(" ".join(rest))]
-        except cards.CardError as error:
-            raise IllegalAction(str(error), key=error.key, **error.params) from None
-        if not played:
-            raise IllegalAction("Say which cards to play.", key="illegal.bura.no_cards")
-        if len(set(played)) != len(played):
-            raise IllegalAction("You named the same card twice.", key="illegal.bura.twice")
-        hand = self.hands[seat]
-        missing = [CODES[c] for c in played if c not in hand]
-        if missing:
-            raise IllegalAction(f"You do not hold {', '.join(missing)}.", key="illegal.bura.not_held", cards=missing)
-        canonical = play_string(tuple(sorted(played)))
-        if canonical in self._moves:
-            return canonical
-        if self.trick:
-            count = len(self.trick[0][1])
-            raise IllegalAction(f"You must play exactly {count} card{'s' if count > 1 else ''}, as many as were led.",
-                                key="illegal.bura.count", count=count)
-        raise IllegalAction("A lead is one, two or three cards of one suit.", key="illegal.bura.lead")
 
     # --- the flow of a hand -----------------------------------------------------------------------------
 
@@ -627,14 +557,3 @@ def _copy_trick(trick: JSON | None) -> JSON | None:
         return None
     return {"plays": [{"seat": p["seat"], "cards": list(p["cards"])} for p in trick["plays"]],
             "winner": trick["winner"]}
-
-
-def _checked_deck(deck: Any, number: int) -> list[str]:
-    """A prearranged deck as canonical codes; ValueError unless it is the 36 cards, each once."""
-    try:
-        codes = cards.parse_cards(deck)
-    except cards.CardError as error:
-        raise ValueError(f"Deck {number + 1}: {error}") from None
-    if sorted(codes) != sorted(cards.DECK_36):
-        raise ValueError(f"Deck {number + 1} must hold each of the 36 cards exactly once.")
-    return codes
