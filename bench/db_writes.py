@@ -6,8 +6,8 @@ A table's row is saved at every sit, leave, start and end (``Store.save_table``)
 together share one transaction (``Store.table_log``). This times such transactions on a scratch database with
 the room's schema and a thousand tables, ``--batch`` saves each, in two ways: one ORM ``UPDATE`` per table (as the
 store did until 2026-12-03) and one statement per set of columns for all its tables at once (the driver's
-executemany, as ``Store._update_tables`` does now). The two alternate over ``--rounds`` rounds, so that a change in
-the machine's load touches both alike; the figures are CPU microseconds of this process per saved table (the
+executemany: ``store.update_table_rows``, what the store does now). The two alternate over ``--rounds`` rounds,
+so that a change in the machine's load touches both alike; the figures are CPU microseconds of this process per saved table (the
 writer thread's own time: the commit's wait for the disk is not in it). WAL and ``synchronous=NORMAL``, as the room.
 """
 
@@ -21,12 +21,13 @@ import tempfile
 import time
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any, cast
+from typing import Any
 
-from sqlalchemy import Table, bindparam, create_engine, event, update
+from sqlalchemy import create_engine, event, update
 from sqlalchemy.orm import Session, sessionmaker
 
 from trickroom.server.rows import Base, TableRow
+from trickroom.server.store import update_table_rows
 
 TABLES = 1000
 Saves = list[tuple[int, dict[str, Any]]]
@@ -46,13 +47,7 @@ def one_by_one(s: Session, saves: Saves) -> None:
 
 
 def by_columns(s: Session, saves: Saves) -> None:
-    groups: dict[tuple[str, ...], list[dict[str, Any]]] = {}
-    for table_id, values in saves:
-        groups.setdefault(tuple(sorted(values)), []).append({"row_id": table_id, **values})
-    tables = cast(Table, TableRow.__table__)
-    for columns, params in groups.items():
-        s.execute(update(tables).where(tables.c.id == bindparam("row_id"))
-                  .values({column: bindparam(column) for column in columns}), params)
+    update_table_rows(s, dict(saves))
 
 
 def main() -> None:

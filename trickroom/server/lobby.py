@@ -97,7 +97,8 @@ class Lobby:
         # Connections that got a snapshot since the last batch, and who was online in it.
         self.fresh: dict[str, frozenset[str]] = {}
         # The snapshot's parts, kept as the lobby changes so that a snapshot is joined from them in C, not walked
-        # entry by entry (at 3000 people that walk was an eighth of the server's time): everyone online as
+        # entry by entry (cProfile put that walk at an eighth of the server's time at 3000 people; sampling says
+        # much less, docs/performance.md, sixth session): everyone online as
         # (name, user id) in order and, beside it, each one's summary encoded; the tables everyone may see, by
         # language, each one's entry encoded (in the listings' order); the ids of the private tables.
         self.by_name: list[tuple[str, str]] = []

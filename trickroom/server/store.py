@@ -379,20 +379,7 @@ class Store:
         for row in rows:
             merged.setdefault(row["id"], {}).update(row["values"])
 
-        # One statement per set of columns, run for all its rows at once (the driver's executemany): updated one by
-        # one through the ORM, a row cost about 1 ms of the writer thread (bench/db_writes.py), which made these
-        # saves the largest part of its time in an evening of 3000 people.
-        by_columns: dict[tuple[str, ...], list[dict[str, Any]]] = {}
-        for table_id, values in merged.items():
-            by_columns.setdefault(tuple(sorted(values)), []).append({"row_id": table_id, **values})
-        tables = cast(Table, TableRow.__table__)
-
-        def update_tables(s: Session) -> None:
-            for columns, params in by_columns.items():
-                s.execute(update(tables).where(tables.c.id == bindparam("row_id"))
-                          .values({column: bindparam(column) for column in columns}), params)
-
-        await self.write(update_tables)
+        await self.write(lambda s: update_table_rows(s, merged))
 
     async def unfinished_tables(self) -> list[TableRow]:
         return await self.read_rows(select(TableRow).where(TableRow.status != "finished")
@@ -547,6 +534,19 @@ class Store:
 
     async def user_stats(self, user_id: int) -> list[StatRow]:
         return await self.read_rows(select(StatRow).where(StatRow.user_id == user_id).order_by(StatRow.game))
+
+
+def update_table_rows(s: Session, saves: dict[int, dict[str, Any]]) -> None:
+    """Each table's row (by id) updated with its values: one statement per set of columns, run for all its rows at
+    once (the driver's executemany). Updated one by one through the ORM, a row cost about 1 ms of SQLite's writer
+    thread (bench/db_writes.py), the largest part of its time in an evening of 3000 people."""
+    by_columns: dict[tuple[str, ...], list[dict[str, Any]]] = {}
+    for table_id, values in saves.items():
+        by_columns.setdefault(tuple(sorted(values)), []).append({"row_id": table_id, **values})
+    tables = cast(Table, TableRow.__table__)
+    for columns, params in by_columns.items():
+        s.execute(update(tables).where(tables.c.id == bindparam("row_id"))
+                  .values({column: bindparam(column) for column in columns}), params)
 
 
 def _sqlite_pragmas(dbapi_connection: Any, record: Any) -> None:
