@@ -7,8 +7,9 @@ together share one transaction (``Store.table_log``). This times such transactio
 the room's schema and a thousand tables, ``--batch`` saves each, in two ways: one ORM ``UPDATE`` per table (as the
 store did until 2026-12-03) and one statement per set of columns for all its tables at once (the driver's
 executemany: ``store.update_table_rows``, what the store does now). The two alternate over ``--rounds`` rounds,
-so that a change in the machine's load touches both alike; the figures are CPU microseconds of this process per saved table (the
-writer thread's own time: the commit's wait for the disk is not in it). WAL and ``synchronous=NORMAL``, as the room.
+so that a change in the machine's load touches both alike; the figures are CPU microseconds of this process per
+saved table (the writer thread's own time: the commit's wait for the disk is not in it). WAL and
+``synchronous=NORMAL``, as the room.
 """
 
 from __future__ import annotations
