@@ -183,6 +183,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--protocol", type=int, choices=(1, 2, 3), default=3,
                         help="the protocol the clients speak: 3 (default) is 2 with a table step's messages in one "
                              "frame; 2 stops the lobby's changes once seated; 1 hears them all along")
+    parser.add_argument("--lobby-tables", choices=("open", "all"), default="open",
+                        help="evening: the tables people's lobbies list: open (default: the waiting ones and their "
+                             "own, as the web and terminal clients ask) or all (as before the seventh session)")
     parser.add_argument("--profile", metavar="PATH",
                         help="run each server under cProfile, its statistics written to PATH.<node> when it stops "
                              "(read them with python -m pstats); the figures are then the profiled server's")
@@ -191,6 +194,7 @@ def main(argv: list[str] | None = None) -> int:
                              "abandoned (default 900)")
     args = parser.parse_args(argv)
     fullspeed.PROTOCOL = person.PROTOCOL = args.protocol  # the clients' protocol: a setting of the whole run
+    person.LOBBY_TABLES = args.lobby_tables
     room_under_test.PROFILE = args.profile  # cProfile for every server started from now on
     if args.short_matches:
         global BURA_OPTIONS, MPOURLOTO_OPTIONS

@@ -233,6 +233,32 @@ def test_lobby_chat_reaches_a_table_only_for_who_asked(server: ThreadServer) -> 
         assert seated.wait(type="chat", message="welcome back")["from"]["name"] == "Talker"
 
 
+def test_an_open_lobby_leaves_out_the_tables_in_play(server: ThreadServer) -> None:
+    with clients(server.url, "Player") as (player,):
+        looker = Client(server.url)
+        try:
+            refused = looker.request(type="login", nickname="Looker", lobby_tables="some")
+            assert refused["code"] == "bad_message" and looker.user is None
+            welcome = looker.request(type="login", nickname="Looker", lobby_tables="open", protocol=2)
+            assert welcome["type"] == "welcome"
+            first = looker.wait(type="lobby")
+            table = create_table(player, "bura", options={"players": 2})["table"]
+            seen = looker.wait(lambda m: any(e["id"] == table for e in m["listed"]), type="lobby_batch")
+            assert seen["in_play"] == first["in_play"]
+            assert player.request(type="sit", table=table, seat=0)["type"] == "snapshot"
+            player.request(type="bot_add", table=table, level="random")
+            assert player.request(type="start", table=table)["type"] == "ok"
+            gone = looker.wait(lambda m: table in m["unlisted"], type="lobby_batch")
+            assert gone["in_play"] == first["in_play"] + 1
+            shown = looker.request(type="lobby")  # the connection keeps what it asked for
+            assert table not in {e["id"] for e in shown["tables"]} and shown["in_play"] == gone["in_play"]
+            every = looker.request(type="lobby", tables="all")
+            assert table in {e["id"] for e in every["tables"]} and "in_play" not in every
+            assert "in_play" not in looker.request(type="lobby")
+        finally:
+            looker.leave()
+
+
 def test_kick_ban_and_host_handover(server: ThreadServer) -> None:
     with clients(server.url, "Boss", "Pest", "Friend") as (boss, pest, friend):
         table = create_table(boss, "bura", options={"players": 3})["table"]

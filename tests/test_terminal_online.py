@@ -118,6 +118,29 @@ def test_play_in_the_lobby_starts_a_quick_game_against_a_bot(room: str) -> None:
     assert driver.close() == 0
 
 
+def test_the_lobby_lists_the_open_tables_and_counts_the_ones_in_play(room: str) -> None:
+    host = Client(room)
+    try:
+        host.login_guest("Hana")
+        waiting = host.request(type="create", game="bura", options={"players": 3})["table"]
+        playing = host.request(type="create", game="bura", options={"players": 2})["table"]
+        host.request(type="sit", table=playing, seat=0)
+        host.request(type="bot_add", table=playing, level="random")
+        assert host.request(type="start", table=playing)["type"] == "ok"
+        driver = Driver("--server", room, "--name", "Lior")
+        listed = driver.until(lambda text: text.startswith("Open tables"))
+        assert listed is not None and waiting in listed and playing not in listed
+        assert driver.until(lambda text: "in play" in text) == (
+            "1 more table is in play; type tables all to hear it too.")
+        driver.type("tables all")
+        every = driver.until(lambda text: text.startswith("Tables: "))
+        assert every is not None and waiting in every and playing in every
+        driver.type("quit")
+        assert driver.close() == 0
+    finally:
+        host.leave()
+
+
 def test_quit_at_a_table_says_the_score_so_far(room: str) -> None:
     driver, name, _first = first_turn(room, "Quinn")  # (a turn of hand 1: nobody has a game point yet)
     driver.type("quit")

@@ -37,6 +37,9 @@ Reply = Callable[[Message], None]
 TYPE_AT_START = re.compile(rb'^\{\s*"type"\s*:\s*"([a-z_]+)"')
 # The protocol people's clients speak (load.py's --protocol): 3 hears a table step's messages as one batch frame.
 PROTOCOL = 3
+# Which tables people's lobbies list (load.py's --lobby-tables): "open" (the waiting ones and their own, as the web
+# and terminal clients ask since the seventh session) or "all".
+LOBBY_TABLES = "open"
 LOBBY_TYPES = frozenset({"lobby", "presence", "table_listed", "table_unlisted", "private", "invited"})
 BURA = load_game("bura")  # its card points and the claim's target (the game's own rules, not a copy)
 BURA_SIZES = (2, 2, 2, 2, 3, 3, 3, 4, 4, 5, 6)  # players at a Bura table a host creates
@@ -274,7 +277,7 @@ class Person:
             self.drop()
 
     def log_in(self) -> None:
-        login: Message = {"type": "login", "protocol": PROTOCOL}
+        login: Message = {"type": "login", "protocol": PROTOCOL, "lobby_tables": LOBBY_TABLES}
         self.following = True  # a new connection follows the lobby
         if self.token is not None:
             login["token"] = self.token

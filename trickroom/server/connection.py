@@ -88,6 +88,7 @@ class Connection:
     closing: tuple[int, str] | None = None  # (websocket close code, reason) once the connection is ending
     protocol: int = 1  # the version the client logged in with: 2 hears the lobby's changes as lobby_batch
     follows_lobby: bool = True  # hears the lobby's changes (a client at a table may say it does not need them)
+    lobby_tables: str = "all"  # "open": its lobby lists the waiting tables and its own (Lobby, "open" lobbies)
 
     @property
     def lang(self) -> str:

@@ -63,6 +63,16 @@ def visible(listing: Message, uid: str) -> bool:
     return listing["visible_to"] is None or uid in listing["visible_to"]
 
 
+def waiting(listing: Message) -> bool:
+    return bool(listing["entry"]["status"] == "waiting")
+
+
+def shown(listing: Message, uid: str, open_only: bool) -> bool:
+    """Whether the table is in ``uid``'s lobby: one they may see and, in an open lobby (``open_only``), waiting for
+    players or one where they sit or watch."""
+    return visible(listing, uid) and (not open_only or waiting(listing) or uid in (listing.get("people") or ()))
+
+
 # What one connection hears of a batch (Lobby.view_of): tables listed, tables unlisted, presence, the frame's key.
 View = tuple[list[TableEntry], list[str], list[PresenceChange], tuple[object, ...]]
 
@@ -106,6 +116,10 @@ class Lobby:
         self.users_json: tuple[str, frozenset[str]] | None = None  # everyone online, joined: users_part
         self.public_json: dict[str, dict[str, str]] = {}
         self.private_ids: dict[str, None] = {}
+        # The public tables in play (not waiting), which an open lobby leaves out and counts (in_play), and the
+        # count the last batch gave.
+        self.in_play: set[str] = set()
+        self.last_in_play = 0
 
     def stop(self) -> None:
         if self.batcher is not None:
@@ -141,6 +155,10 @@ class Lobby:
 
     def keep_entry(self, table_id: str, listing: Message | None) -> None:
         """The snapshot's parts follow a table listed, changed (``listing``) or unlisted (None)."""
+        if listing is None or listing["visible_to"] is not None or waiting(listing):
+            self.in_play.discard(table_id)
+        else:
+            self.in_play.add(table_id)
         if listing is None or listing["visible_to"] is not None:
             for entries in self.public_json.values():
                 entries.pop(table_id, None)
@@ -196,15 +214,18 @@ class Lobby:
 
     def snapshot(self, conn: Connection) -> LobbySnapshot:
         self.seq += 1
-        uid = conn.user["id"] if conn.user else ""
+        uid, open_only = (conn.user["id"] if conn.user else ""), conn.lobby_tables == "open"
         # The tables everyone may see, then the private ones this user may (as snapshot_frame lists them).
-        listings = sorted((listing for listing in self.listings.values() if visible(listing, uid)),
+        listings = sorted((listing for listing in self.listings.values() if shown(listing, uid, open_only)),
                           key=lambda listing: listing["visible_to"] is not None)
         entries = [self.render_listing(listing, conn.lang) for listing in listings]
         users = sorted(cast(list[UserSummary], list(self.online.values())), key=lambda u: u["name"])
         # Its snapshot holds some of the pending changes, but not their "before".
         self.fresh[conn.id] = frozenset(user["id"] for user in users)
-        return LobbySnapshot(type="lobby", seq=self.seq, users=users, tables=entries)
+        snapshot = LobbySnapshot(type="lobby", seq=self.seq, users=users, tables=entries)
+        if open_only:
+            snapshot["in_play"] = len(self.in_play)
+        return snapshot
 
     def snapshot_frame(self, conn: Connection, re: Any = None) -> str:
         """:meth:`snapshot` as its frame, joined from parts encoded once: each listing's entry in each language
@@ -212,18 +233,25 @@ class Lobby:
         thousand tables and everyone coming back from a table asks for one: encoded whole each time, that was a
         sixth of the server's time."""
         self.seq += 1
-        uid, lang = (conn.user["id"] if conn.user else ""), conn.lang
+        uid, lang, open_only = (conn.user["id"] if conn.user else ""), conn.lang, conn.lobby_tables == "open"
         public = self.public_json.get(lang)
         if public is None:  # the first snapshot in this language
             public = self.public_json[lang] = {table_id: self.entry_json(listing, lang) for table_id, listing
                                                in self.listings.items() if listing["visible_to"] is None}
         # The private tables this user may see come after the public ones.
         private = [self.entry_json(self.listings[table_id], lang) for table_id in self.private_ids
-                   if uid in self.listings[table_id]["visible_to"]]
-        tables = ",".join(part for part in (",".join(public.values()), *private) if part)
+                   if shown(self.listings[table_id], uid, open_only)]
+        if open_only:
+            in_play, own = self.in_play, set(self.listed_people.tables_of(uid))
+            public_part = ",".join(entry for table_id, entry in public.items()
+                                   if table_id not in in_play or table_id in own)
+        else:
+            public_part = ",".join(public.values())
+        tables = ",".join(part for part in (public_part, *private) if part)
         users, online = self.users_part()
         self.fresh[conn.id] = online
-        head = encode({"type": "lobby", "seq": self.seq} | ({} if re is None else {"re": re}))
+        head = encode({"type": "lobby", "seq": self.seq} | ({} if re is None else {"re": re})
+                      | ({"in_play": len(self.in_play)} if open_only else {}))
         return f'{head[:-1]},"users":[{users}],"tables":[{tables}]}}'
 
     def entry_json(self, listing: Message, lang: str) -> str:
@@ -344,6 +372,8 @@ class Lobby:
             return
         self.seq += 1
         seq = self.seq
+        in_play, count_changed = len(self.in_play), len(self.in_play) != self.last_in_play
+        self.last_in_play = in_play
         changed = {uid for uid, (_, online) in pending.presence.items() if online != pending.was_online[uid]}
         rendered: dict[tuple[str, str], TableEntry] = {}  # (table, language): said once for everyone
         said: dict[str, list[PresenceChange]] = {}  # language: the people's comings and goings
@@ -352,31 +382,38 @@ class Lobby:
         # language (at 3000 people, working it out for each of them was most of a batch's time).
         public = all(listing is None or listing["visible_to"] is None for listing in pending.listings.values()) and \
             all(before is None or before["visible_to"] is None for before in pending.before.values())
-        plain: dict[str, View] = {}
+        # An open lobby's view depends on whether its user is at one of the changed tables.
+        involved = {uid for listing in (*pending.listings.values(), *pending.before.values()) if listing is not None
+                    for uid in listing.get("people") or ()}
+        plain: dict[tuple[str, bool], View] = {}
         frames = Frames()
         for conn in self.room.connections.values():
             if conn.user is None or not conn.follows_lobby:
                 continue
-            uid, lang = conn.user["id"], conn.lang
+            uid, lang, open_only = conn.user["id"], conn.lang, conn.lobby_tables == "open"
             if lang not in said:
                 said[lang] = [PresenceChange(user=cast(UserSummary, user), online=online,
                                              text=translate("lobby.arrives" if online else "lobby.leaves", lang,
                                                             name=user["name"]))
                               for user, online in pending.presence.values()]
-            if public and conn.id not in fresh and uid not in pending.presence:
-                view = plain.get(lang)
+            if public and conn.id not in fresh and uid not in pending.presence and not (open_only and uid in involved):
+                view = plain.get((lang, open_only))
                 if view is None:
-                    view = plain[lang] = self.view_of(conn, pending, None, changed, rendered, said[lang])
+                    view = plain[lang, open_only] = self.view_of(conn, pending, None, changed, rendered, said[lang])
             else:
                 view = self.view_of(conn, pending, fresh.get(conn.id), changed, rendered, said[lang])
             listed, unlisted, presence, key = view
-            if not (listed or unlisted or presence):
+            # An open lobby hears the count of tables in play with every batch, and alone when it changed.
+            counted = open_only and conn.protocol >= 2 and (count_changed or conn.id in fresh)
+            if not (listed or unlisted or presence or counted):
                 continue
             # Connections that hear the same (the same language, tables and people) get the same frame, encoded
             # once (the entries are known by table, said once per language; the changes by person).
             if conn.protocol >= 2:
-                frames.send(conn, LobbyBatch(type="lobby_batch", seq=seq, listed=listed, unlisted=unlisted,
-                                             presence=presence), key)
+                batch = LobbyBatch(type="lobby_batch", seq=seq, listed=listed, unlisted=unlisted, presence=presence)
+                if open_only:
+                    batch["in_play"] = in_play
+                frames.send(conn, batch, (*key, open_only))
                 continue
             for change in presence:
                 frames.send(conn, Presence(type="presence", seq=seq, **change),
@@ -392,15 +429,16 @@ class Lobby:
         comings and goings, and the key of the frame it shares with everyone who hears the same."""
         assert conn.user is not None
         uid, lang, snapshot_since = conn.user["id"], conn.lang, in_snapshot is not None
+        open_only = conn.lobby_tables == "open"
         listed: list[TableEntry] = []
         unlisted: list[str] = []
         for table_id, listing in pending.listings.items():
             before = pending.before.get(table_id)
-            if listing is not None and visible(listing, uid):
+            if listing is not None and shown(listing, uid, open_only):
                 if (table_id, lang) not in rendered:
                     rendered[table_id, lang] = self.render_listing(listing, lang)
                 listed.append(rendered[table_id, lang])
-            elif snapshot_since or (before is not None and visible(before, uid)):
+            elif snapshot_since or (before is not None and shown(before, uid, open_only)):
                 unlisted.append(table_id)
         # Nobody hears of someone arriving whom their snapshot already showed (or leaving whom it did not).
         presence = [change for change in said if change["user"]["id"] != uid and (
@@ -437,6 +475,8 @@ class Lobby:
 
 async def on_lobby_request(room: Room, conn: Connection, msg: LobbyRequest) -> None:
     conn.follows_lobby = msg.follow
+    if msg.tables is not None:
+        conn.lobby_tables = msg.tables
     if msg.follow:
         room.lobby.send_snapshot(conn, msg.id)
     elif msg.id is not None:

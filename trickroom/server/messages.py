@@ -128,6 +128,7 @@ class LobbySnapshot(TypedDict):
     seq: int
     users: list[UserSummary]
     tables: list[TableEntry]
+    in_play: NotRequired[int]  # an "open" lobby: the public tables it leaves out
     re: NotRequired[ClientId]
 
 
@@ -165,6 +166,7 @@ class LobbyBatch(TypedDict):
     listed: list[TableEntry]  # new or changed tables, each once, as it is now
     unlisted: list[str]  # the ids of tables gone from your lobby
     presence: list[PresenceChange]  # people who came in or left, each once
+    in_play: NotRequired[int]  # an "open" lobby: the public tables it leaves out, now
 
 
 class Batch(TypedDict):

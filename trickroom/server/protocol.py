@@ -110,6 +110,10 @@ TableName = Annotated[Annotated[str, Field(max_length=60)] | None, AfterValidato
 ChatText = Annotated[str, AfterValidator(check_chat)]
 
 
+# Which tables a lobby lists: every one, or ("open") those waiting for players and the connection's own.
+LobbyTables = Literal["all", "open"]
+
+
 class ClientMessage(BaseModel):
     model_config = ConfigDict(extra="ignore", frozen=True)
     id: ClientId | None = None
@@ -126,6 +130,7 @@ class Login(ClientMessage):
     password: str | None = None
     token: str | None = None
     lang: str | None = None
+    lobby_tables: LobbyTables | None = None
 
 
 class Register(ClientMessage):
@@ -134,6 +139,7 @@ class Register(ClientMessage):
     username: str
     password: str
     lang: str | None = None
+    lobby_tables: LobbyTables | None = None
 
 
 class Logout(ClientMessage):
@@ -162,6 +168,7 @@ class LobbyRequest(ClientMessage):
 
     type: Literal["lobby"]
     follow: bool = True
+    tables: LobbyTables | None = None  # None: as the connection had it
 
 
 class Chat(ClientMessage):

@@ -123,6 +123,8 @@ class FrontDoor:
         if msg.protocol is not None and msg.protocol not in PROTOCOLS:
             raise ProtocolError("bad_protocol", version=PROTOCOL_VERSION)
         conn.protocol = msg.protocol or 1
+        if msg.lobby_tables is not None:
+            conn.lobby_tables = msg.lobby_tables
         if isinstance(msg, Register):
             await self.register(conn, clean_name(msg.username), msg.password, msg.id)
         elif msg.token:

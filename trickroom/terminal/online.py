@@ -216,9 +216,10 @@ class OnlineClient(Session, FinishedGames):
         self.nodes = [n for n in msg.get("nodes") or [] if isinstance(n, str)]
         self.game_titles = {g["name"]: g.get("title") or {} for g in msg.get("games") or []}
         if self.token and self.resuming:
-            self.send({"type": "login", "token": self.token, "lang": self.lang, "protocol": 3})
+            self.send({"type": "login", "token": self.token, "lang": self.lang, "protocol": 3, "lobby_tables": "open"})
         else:
-            self.send({"type": "login", "nickname": self.nickname, "lang": self.lang, "protocol": 3})
+            self.send({"type": "login", "nickname": self.nickname, "lang": self.lang, "protocol": 3,
+                       "lobby_tables": "open"})
 
     def on_reconnect(self, msg: Message) -> None:
         """This node is stopping: the connection closes next, and the client moves to one of these."""
@@ -250,9 +251,12 @@ class OnlineClient(Session, FinishedGames):
                        taken=t.get("taken", 0), seats=t.get("seats", 0),
                        status=translate(f"status.{t.get('status', '')}", self.lang))
                    for t in msg.get("tables", []) if t.get("status") != "finished"]
-        listed = say("tables", self.lang, list=grouped(entries, self.lang))
+        in_play = msg.get("in_play")
+        listed = say("tables" if in_play is not None else "all_tables", self.lang, list=grouped(entries, self.lang))
         self.say(listed if entries else say("no_tables", self.lang),
                  remember=False)
+        if isinstance(in_play, int) and in_play > 0:  # an open lobby (the default) leaves the tables in play out
+            self.say(say("in_play", self.lang, in_play, count=in_play), remember=False)
         self.say(say("online_hint", self.lang), remember=False)
 
     def on_lobby_batch(self, msg: Message) -> None:
@@ -509,9 +513,10 @@ class OnlineClient(Session, FinishedGames):
     def room_command(self, words: Sequence[str]) -> None:
         word = commands_by_word(ONLINE_WORDS, self.lang).get(folded(words[0]), "")
         rest = list(words[1:])
-        if word == "tables":
+        if word == "tables":  # ``tables all``: the tables in play too
             self.want_table = self.want_create = None
-            self.send({"type": "lobby"})
+            every = bool(rest) and folded(rest[0]) in {folded(w) for w in command_words("all", self.lang)}
+            self.send({"type": "lobby", "tables": "all" if every else "open"})
         elif word == "join" and rest:
             self.send({"type": "watch", "table": rest[0]})
         elif word == "create" and rest:
