@@ -38,6 +38,7 @@ from web_play import (
     play_first_legal,
     press_action,
     second_page,
+    show_the_tables_in_play,
     wait_for_move_after,
     wait_for_turn_or,
 )
@@ -281,7 +282,9 @@ def test_information_keys_brief_speech_mute_and_a_spectator(page: Any, room: str
     page.evaluate(TONE_SPY)
     add_bots_and_start(page, 1)
 
-    # The spectator watches from the lobby's Watch button: plays are heard, no hand is seen.
+    # The spectator watches from the lobby's Watch button: plays are heard, no hand is seen. A table in play is
+    # listed once "Show the tables in play" is ticked.
+    show_the_tables_in_play(other, (table_state(page) or {})["id"])
     other.locator("#tables tr", has_text="Una's table").get_by_role("button", name="Watch").click()
     other.wait_for_function("() => !document.getElementById('screen-table').hidden")
     wait_until(other, lambda: bool((table_state(other) or {}).get("view")), "the spectator's view")

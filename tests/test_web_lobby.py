@@ -1,12 +1,14 @@
 """Browser tests of the sign-in and lobby screens: axe-core on the sign-in, lobby, create-table and help
 screens, the menu and F1, lobby chat and a private message, chat verbosity and the history by channel; the
 quick game (Q) in four keys; a finished table's replay from the lobby; a spectator refused on coming back;
-the page's own Content-Security-Policy in force.
+the tables in play left out of the lobby until "Show the tables in play" is ticked; the page's own
+Content-Security-Policy in force.
 """
 
 from __future__ import annotations
 
 import re
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -16,6 +18,7 @@ from web_helpers import (
     csp_listener,
     focused_name,
     my_turn,
+    room_process,
     screenshot,
     sign_in,
     spoken,
@@ -30,6 +33,7 @@ from web_play import (
     assert_no_violations,
     play_first_legal,
     second_page,
+    show_the_tables_in_play,
     wait_for_move_after,
 )
 
@@ -240,6 +244,8 @@ def test_a_finished_table_in_the_lobby_offers_its_replay_not_join_or_watch(page:
     table_id = (table_state(page) or {})["id"]
     other = second_page(browser, errors)
     sign_in(other, room, "Lobbyist")
+    # A finished table waits for nobody: it is listed with the tables in play.
+    show_the_tables_in_play(other, table_id)
     other.wait_for_function(f"() => document.getElementById('replay-{table_id}')")
     assert other.locator(f"#join-{table_id}").count() == 0 and other.locator(f"#watch-{table_id}").count() == 0
     other.locator(f"#replay-{table_id}").focus()
@@ -268,6 +274,79 @@ def test_a_spectator_refused_on_coming_back_is_taken_to_the_lobby(page: Any, roo
         assert page.evaluate("window.trickroom.state.table") is None
     finally:
         host.close()
+
+
+def test_the_tables_in_play_are_left_out_until_the_checkbox_shows_them(page: Any, tmp_path: Path) -> None:
+    """The lobby lists the tables waiting for players (and the player's own); a line under the list counts the
+    tables in play, and "Show the tables in play" (a checkbox one Tab after the lobby's buttons, remembered in the
+    browser) lists them too. The count follows the room and is read, never spoken. A room of its own, so that the
+    count is this test's tables alone."""
+    with room_process(tmp_path / "room.sqlite3") as base:
+        url = base.replace("http://", "ws://") + "/ws"
+        dealer, waiter = Client(url), Client(url)
+        try:
+            # Dealer's table plays (his seat waits for him, so it stays in play); Waiter's waits for players.
+            dealer.login_guest("Dealer")
+            busy = dealer.request(type="create", game="bura", name="Busy table")["table"]
+            dealer.request(type="sit", table=busy, seat=0)
+            dealer.request(type="bot_add", table=busy, level="random", seat=1)
+            assert dealer.request(type="start", table=busy)["type"] == "ok"
+            waiter.login_guest("Waiter")
+            waiting = waiter.request(type="create", game="bura", name="Open table")["table"]
+
+            sign_in(page, base, "Lena")
+            page.wait_for_function(f"() => document.getElementById('join-{waiting}')")
+            assert page.locator(f"#watch-{busy}").count() == 0
+            assert "Busy table" not in page.locator("#tables").inner_text()
+            assert page.locator("#in-play").inner_text() == "1 more table is in play."
+            assert page.evaluate("window.trickroom.state.lobby.inPlay") == 1
+            assert not page.locator("#show-in-play").is_checked()
+            assert page.evaluate("window.trickroom.state.prefs.lobbyTables") == "open"
+            assert_no_violations(page, "lobby with the tables in play left out")
+
+            # By keyboard: one Tab after Log out, Space ticks it; focus stays on it and the list shows every table.
+            page.locator("#lobby-title").focus()
+            assert tab_to(page, r"^Show the tables in play$", limit=7) == "Show the tables in play"
+            assert page.evaluate("document.activeElement.id") == "show-in-play"
+            assert page.evaluate("document.activeElement.getAttribute('aria-describedby')") == "show-in-play-desc"
+            page.keyboard.press("Space")
+            page.wait_for_function(f"() => document.getElementById('watch-{busy}')")
+            assert page.locator(f"#join-{waiting}").count() == 1
+            assert page.locator("#in-play").is_hidden()
+            assert page.evaluate("document.activeElement.id") == "show-in-play"
+            assert page.evaluate("window.trickroom.state.prefs.lobbyTables") == "all"
+            assert not any(re.search("in play|Busy table|Open table", text) for text in spoken(page))
+
+            # Remembered: after a reload, the token's login asks for every table again.
+            page.reload()
+            page.wait_for_function("() => !document.getElementById('screen-lobby').hidden")
+            page.wait_for_function(f"() => document.getElementById('watch-{busy}')")
+            assert page.locator("#show-in-play").is_checked()
+
+            # Unticked again: the table in play leaves the list and the line comes back.
+            page.locator("#lobby-title").focus()
+            tab_to(page, r"^Show the tables in play$", limit=7)
+            page.keyboard.press("Space")
+            page.wait_for_function(f"() => !document.getElementById('watch-{busy}')")
+            page.wait_for_function("() => document.getElementById('in-play').textContent === "
+                                   "'1 more table is in play.'")
+            assert page.locator(f"#join-{waiting}").count() == 1
+            assert page.evaluate("window.trickroom.state.prefs.lobbyTables") == "open"
+
+            # Waiter's game starts: his table leaves the open list, the count follows, and nothing is said.
+            waiter.request(type="sit", table=waiting, seat=0)
+            waiter.request(type="bot_add", table=waiting, level="random", seat=1)
+            assert waiter.request(type="start", table=waiting)["type"] == "ok"
+            page.wait_for_function("() => document.getElementById('in-play').textContent === "
+                                   "'2 more tables are in play.'")
+            assert page.evaluate("window.trickroom.state.lobby.inPlay") == 2
+            assert page.locator("#tables").inner_text() == "No table is waiting for players. Press N to create one."
+            assert page.locator("#in-play").is_visible()
+            assert not any(re.search("in play|Busy table|Open table", text) for text in spoken(page))
+            assert_no_violations(page, "lobby with no table waiting")
+        finally:
+            dealer.close()
+            waiter.close()
 
 
 def test_the_page_passes_its_own_content_security_policy(browser: Any, room: str) -> None:

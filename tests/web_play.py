@@ -50,6 +50,15 @@ def add_bots_and_start(page: Any, bots: int) -> None:
     wait_spoken(page, r"The game begins", start)
 
 
+def show_the_tables_in_play(page: Any, table: str) -> None:
+    """Tick "Show the tables in play" in the lobby by keyboard (one Tab after the lobby's buttons), then wait for
+    ``table`` (an id: a table in play, which the lobby leaves out by default) to be listed."""
+    page.locator("#lobby-title").focus()
+    tab_to(page, r"^Show the tables in play$")
+    page.keyboard.press("Space")
+    page.wait_for_function(f"() => document.querySelector('#tables [id$=\"-{table}\"]')")
+
+
 def leave_for_the_lobby(page: Any) -> None:
     """Leave the table from the menu (Shift+F10), back to the lobby."""
     page.keyboard.press("Shift+F10")

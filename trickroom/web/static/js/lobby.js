@@ -1,14 +1,14 @@
 // The lobby screen: the list of tables (join, watch, a finished table's replay) and who is online, kept up to
-// date from the room's lobby messages; joining a table (with its password), creating one, the quick game (Q)
-// and the statistics view.
+// date from the room's lobby messages; "Show the tables in play" (the lobby's scope) and the count of the tables
+// it leaves out; joining a table (with its password), creating one, the quick game (Q) and the statistics view.
 
 import { openTableDialog } from "./forms.js";
 import { askPassword } from "./host.js";
-import { t } from "./i18n.js";
+import { t, tn } from "./i18n.js";
 import { openGames, openReplay } from "./replay.js";
 import { net, sounds, speech } from "./services.js";
 import { logout } from "./session.js";
-import { newId, savePrefs, state } from "./state.js";
+import { lobbyScope, newId, savePrefs, state } from "./state.js";
 import { onStats, requestStats } from "./stats.js";
 import { rememberBotLevel, sendTable } from "./table_actions.js";
 
@@ -19,9 +19,14 @@ export function renderLobby() {
   const tables = [...state.lobby.tables.values()];
   const focusedId = container.contains(document.activeElement) ? document.activeElement.id : null;
   container.replaceChildren();
+  // The room's in_play counts every public table in play, the player's own (which an open lobby lists) among
+  // them: the line says how many the list leaves out.
+  const inPlay = Math.max(0, state.lobby.inPlay -
+    tables.filter((entry) => !entry.private && entry.status !== "waiting").length);
   if (!tables.length) {
+    // An open lobby with nothing waiting: say that much (the tables in play are counted under the list).
     const p = document.createElement("p");
-    p.textContent = t("lobby.no_tables");
+    p.textContent = t(inPlay > 0 ? "lobby.no_open_tables" : "lobby.no_tables");
     container.append(p);
   } else {
     const table = document.createElement("table");
@@ -81,6 +86,11 @@ export function renderLobby() {
     container.append(table);
   }
   if (focusedId) $(focusedId)?.focus();
+  // The count is read, not spoken: it changes whenever a game starts or ends somewhere in the room.
+  const line = $("in-play");
+  line.hidden = !(inPlay > 0);
+  line.textContent = inPlay > 0 ? tn("lobby.in_play", inPlay, { n: inPlay }) : "";
+  $("show-in-play").checked = lobbyScope() === "all";
   const online = $("online");
   online.replaceChildren();
   const select = $("private-to");
@@ -161,8 +171,18 @@ export function openStats() {
   requestStats({ send: (message) => net.send(message), say: sayStats, newId });
 }
 
+// "Show the tables in play": remembered in this browser, and the room asked for the list in that scope (its
+// snapshot replaces the list; every later login sends the scope too).
+function onShowInPlay(event) {
+  state.prefs.lobbyTables = event.target.checked ? "all" : "open";
+  savePrefs(state.prefs);
+  net.send({ type: "lobby", tables: lobbyScope() });
+}
+
 // The lobby's buttons.
 export function wireLobby() {
+  $("show-in-play").checked = lobbyScope() === "all";
+  $("show-in-play").addEventListener("change", onShowInPlay);
   $("create-button").addEventListener("click", openCreateTable);
   $("quick-button").addEventListener("click", quickGame);
   $("refresh-button").addEventListener("click", () => net.send({ type: "lobby" }));
@@ -179,6 +199,7 @@ export const lobbyHandlers = {
   lobby(m) {
     state.lobby.users = m.users || [];
     state.lobby.tables = new Map((m.tables || []).map((e) => [e.id, e]));
+    state.lobby.inPlay = m.in_play || 0; // only an open lobby's snapshot has it
     renderLobby();
   },
   presence(m) {
@@ -200,17 +221,20 @@ export const lobbyHandlers = {
   },
   // Protocol 2: the lobby's changes since the last batch, each table and person once.
   lobby_batch(m) {
-    for (const id of m.unlisted) state.lobby.tables.delete(id);
-    for (const entry of m.listed) state.lobby.tables.set(entry.id, entry);
-    if (m.presence.length) {
-      const gone = new Set(m.presence.map((p) => p.user.id));
+    // An open lobby's batch carries the count of tables in play (alone, when only that changed).
+    for (const id of m.unlisted || []) state.lobby.tables.delete(id);
+    for (const entry of m.listed || []) state.lobby.tables.set(entry.id, entry);
+    if (typeof m.in_play === "number") state.lobby.inPlay = m.in_play;
+    const presence = m.presence || [];
+    if (presence.length) {
+      const gone = new Set(presence.map((p) => p.user.id));
       const users = state.lobby.users.filter((u) => !gone.has(u.id));
-      for (const p of m.presence) if (p.online) users.push(p.user);
+      for (const p of presence) if (p.online) users.push(p.user);
       users.sort((a, b) => a.name.localeCompare(b.name));
       state.lobby.users = users;
     }
     renderLobby();
-    for (const p of m.presence) {
+    for (const p of presence) {
       sounds.play(p.online ? "join" : "leave");
       speech.say(p.text, { channel: "system", essential: false });
     }

@@ -6,7 +6,7 @@ import { lang, t } from "./i18n.js";
 import { openReplay, replayFromLink } from "./replay.js";
 import { setLanguage, show } from "./screens.js";
 import { net, speech } from "./services.js";
-import { newId, saveToken, state } from "./state.js";
+import { lobbyScope, newId, saveToken, state } from "./state.js";
 
 const $ = (id) => document.getElementById(id);
 
@@ -32,8 +32,9 @@ export function renderConnStatus() {
   conn.classList.toggle("offline", state.connection === "offline");
 }
 
+// Every login (a guest, an account, the remembered token) and a new account say which tables the lobby lists.
 export function login(fields) {
-  net.send({ type: "login", protocol: 3, lang: lang(), id: newId(), ...fields });
+  net.send({ type: "login", protocol: 3, lang: lang(), lobby_tables: lobbyScope(), id: newId(), ...fields });
 }
 
 export function logout() {
@@ -56,8 +57,8 @@ export function wireSignin() {
     login({ username: $("account-username").value.trim(), password: $("account-password").value });
   });
   $("register-button").addEventListener("click", () => {
-    net.send({ type: "register", protocol: 3, lang: lang(), username: $("account-username").value.trim(),
-               password: $("account-password").value, id: newId() });
+    net.send({ type: "register", protocol: 3, lang: lang(), lobby_tables: lobbyScope(),
+               username: $("account-username").value.trim(), password: $("account-password").value, id: newId() });
   });
   $("signin-lang").addEventListener("change", (event) => setLanguage(event.target.value));
 }

@@ -13,6 +13,9 @@ const DEFAULT_PREFS = {
   contrast: false,
   large: false,
   botLevel: "easy",
+  // Which tables the lobby lists (the room's lobby_tables): "open", those waiting for players and the player's
+  // own, with a count of the others; "all" with "Show the tables in play" (docs/web.md).
+  lobbyTables: "open",
 };
 
 export function loadPrefs() {
@@ -31,6 +34,11 @@ export function savePrefs(prefs) {
   } catch {
     // private browsing: preferences last for this page only
   }
+}
+
+// The lobby's scope sent to the room at every login and when the checkbox changes: "open" unless "all" was chosen.
+export function lobbyScope() {
+  return state.prefs.lobbyTables === "all" ? "all" : "open";
 }
 
 export function loadToken() {
@@ -56,7 +64,8 @@ export const state = {
   hello: null,
   user: null,
   token: loadToken(),
-  lobby: { users: [], tables: new Map() },
+  // inPlay: the room's in_play, how many public tables are in play (an open lobby's; 0 when it lists them all).
+  lobby: { users: [], tables: new Map(), inPlay: 0 },
   followingLobby: true, // the room sends the lobby's changes (protocol 2: not while we show a table)
   table: null, // {id, info, you, view, legal, to_act, deadline, standings}
   lastSeq: {}, // table id -> last journal seq received
