@@ -129,10 +129,20 @@ def test_an_open_lobby_kept_from_its_batches_is_always_its_snapshot() -> None:
         room, clock = FakeRoom(settings=Settings(lobby_batch_seconds=BATCH)), Clock()
         lobby = Lobby(cast(Room, room), clock=lambda: clock.now, sleep=clock.sleep)
         readers = [opened(room, f"g{n}", f"Reader{n}") for n in range(3)] + [connect(room, "g3", "All", 2)]
-        kept: dict[str, tuple[set[str], int | None]] = {}
-        for reader in readers:
+        kept: dict[str, tuple[set[str], int | None]] = {}  # each reader's tables and count, as told
+
+        def take_snapshot(reader: Connection) -> None:
             frame = json.loads(lobby.snapshot_frame(reader))
             kept[reader.id] = ({e["id"] for e in frame["tables"]}, frame.get("in_play"))
+
+        def apply_batches(reader: Connection) -> None:
+            for batch in heard(reader):
+                tables, count = kept[reader.id]
+                tables = (tables - set(batch["unlisted"])) | {e["id"] for e in batch["listed"]}
+                kept[reader.id] = (tables, batch.get("in_play", count))
+
+        for reader in readers:
+            take_snapshot(reader)
         for step in range(600):
             table_id = f"t{rng.randrange(10)}"
             if rng.random() < 0.15:
@@ -146,18 +156,12 @@ def test_an_open_lobby_kept_from_its_batches_is_always_its_snapshot() -> None:
                 clock.now += rng.choice([0.1, 1.0])
                 await settle()
             for reader in readers:
-                for batch in heard(reader):
-                    tables, count = kept[reader.id]
-                    tables = (tables - set(batch["unlisted"])) | {e["id"] for e in batch["listed"]}
-                    kept[reader.id] = (tables, batch.get("in_play", count))
+                apply_batches(reader)
             if step % 50 == 49:
                 clock.now += 10
                 await settle()
                 for reader in readers:
-                    for batch in heard(reader):
-                        tables, count = kept[reader.id]
-                        tables = (tables - set(batch["unlisted"])) | {e["id"] for e in batch["listed"]}
-                        kept[reader.id] = (tables, batch.get("in_play", count))
+                    apply_batches(reader)
                     uid = cast(dict[str, Any], reader.user)["id"]
                     open_only = reader.lobby_tables == "open"
                     expected = {t for t, entry in lobby.listings.items() if shown(entry, uid, open_only)}
@@ -165,8 +169,7 @@ def test_an_open_lobby_kept_from_its_batches_is_always_its_snapshot() -> None:
                                   and entry["entry"]["status"] != "waiting")
                     assert kept[reader.id] == (expected, in_play if open_only else None), (step, reader.id)
                     if rng.random() < 0.5:  # back from a table: a fresh snapshot, then batches again
-                        frame = json.loads(lobby.snapshot_frame(reader))
-                        kept[reader.id] = ({e["id"] for e in frame["tables"]}, frame.get("in_play"))
+                        take_snapshot(reader)
                         assert kept[reader.id] == (expected, in_play if open_only else None)
 
     asyncio.run(scenario())
