@@ -116,8 +116,8 @@ class Lobby:
         self.users_json: tuple[str, frozenset[str]] | None = None  # everyone online, joined: users_part
         self.public_json: dict[str, dict[str, str]] = {}
         self.private_ids: dict[str, None] = {}
-        # The public tables in play (not waiting), which an open lobby leaves out and counts (in_play), and the
-        # count the last batch gave.
+        # The public tables in play (not waiting), which an open lobby leaves out (but for its user's own) and
+        # counts (in_play), and the count the last batch gave.
         self.in_play: set[str] = set()
         self.last_in_play = 0
 

@@ -128,7 +128,7 @@ class LobbySnapshot(TypedDict):
     seq: int
     users: list[UserSummary]
     tables: list[TableEntry]
-    in_play: NotRequired[int]  # an "open" lobby: the public tables it leaves out
+    in_play: NotRequired[int]  # an "open" lobby: how many public tables are in play (yours among them)
     re: NotRequired[ClientId]
 
 
@@ -166,7 +166,7 @@ class LobbyBatch(TypedDict):
     listed: list[TableEntry]  # new or changed tables, each once, as it is now
     unlisted: list[str]  # the ids of tables gone from your lobby
     presence: list[PresenceChange]  # people who came in or left, each once
-    in_play: NotRequired[int]  # an "open" lobby: the public tables it leaves out, now
+    in_play: NotRequired[int]  # an "open" lobby: how many public tables are in play now (yours among them)
 
 
 class Batch(TypedDict):
