@@ -215,11 +215,8 @@ class OnlineClient(Session, FinishedGames):
     def on_hello(self, msg: Message) -> None:
         self.nodes = [n for n in msg.get("nodes") or [] if isinstance(n, str)]
         self.game_titles = {g["name"]: g.get("title") or {} for g in msg.get("games") or []}
-        if self.token and self.resuming:
-            self.send({"type": "login", "token": self.token, "lang": self.lang, "protocol": 3, "lobby_tables": "open"})
-        else:
-            self.send({"type": "login", "nickname": self.nickname, "lang": self.lang, "protocol": 3,
-                       "lobby_tables": "open"})
+        who = {"token": self.token} if self.token and self.resuming else {"nickname": self.nickname}
+        self.send({"type": "login", **who, "lang": self.lang, "protocol": 3, "lobby_tables": "open"})
 
     def on_reconnect(self, msg: Message) -> None:
         """This node is stopping: the connection closes next, and the client moves to one of these."""
