@@ -89,6 +89,7 @@ class Connection:
     protocol: int = 1  # the version the client logged in with: 2 hears the lobby's changes as lobby_batch
     follows_lobby: bool = True  # hears the lobby's changes (a client at a table may say it does not need them)
     lobby_tables: str = "all"  # "open": its lobby lists the waiting tables and its own (Lobby, "open" lobbies)
+    lobby_people: str = "all"  # "auto": a busy room's people are counted, not listed (Lobby.counts_people)
 
     @property
     def lang(self) -> str:

@@ -26,6 +26,7 @@ from trickroom.server.messages import (
     ChatMessage,
     LobbyBatch,
     LobbySnapshot,
+    PeopleList,
     Presence,
     PresenceChange,
     PrivateMessage,
@@ -41,6 +42,7 @@ from trickroom.server.protocol import (
     Chat,
     LobbyRequest,
     Message,
+    People,
     Private,
     ProtocolError,
     replying,
@@ -115,11 +117,16 @@ class Lobby:
         self.by_name_json: list[str] = []
         self.users_json: tuple[str, frozenset[str]] | None = None  # everyone online, joined: users_part
         self.public_json: dict[str, dict[str, str]] = {}
+        self.open_json: dict[str, dict[str, str]] = {}  # the same, of the public tables waiting for players
         self.private_ids: dict[str, None] = {}
         # The public tables in play (not waiting), which an open lobby leaves out (but for its user's own) and
         # counts (in_play), and the count the last batch gave.
         self.in_play: set[str] = set()
         self.last_in_play = 0
+        # Whether the room is small enough for an "auto" lobby to list its people (counts_people), and the count of
+        # people online the last batch gave.
+        self.people_listed = True
+        self.last_online = 0
 
     def stop(self) -> None:
         if self.batcher is not None:
@@ -160,7 +167,7 @@ class Lobby:
         else:
             self.in_play.add(table_id)
         if listing is None or listing["visible_to"] is not None:
-            for entries in self.public_json.values():
+            for entries in (*self.public_json.values(), *self.open_json.values()):
                 entries.pop(table_id, None)
             if listing is None:
                 self.private_ids.pop(table_id, None)
@@ -170,6 +177,25 @@ class Lobby:
         self.private_ids.pop(table_id, None)
         for lang, entries in self.public_json.items():
             entries[table_id] = self.entry_json(listing, lang)
+        for lang, entries in self.open_json.items():
+            if waiting(listing):
+                entries[table_id] = self.entry_json(listing, lang)
+            else:
+                entries.pop(table_id, None)
+
+    def counts_people(self, conn: Connection) -> bool:
+        """Whether ``conn``'s lobby counts the people online instead of listing them: it asked for that in a busy
+        room ("auto"). At 10,000 people the list made most of a snapshot's bytes (everyone who came back from a
+        table got it), and nobody can listen to a hundred arrivals a second."""
+        return conn.lobby_people == "auto" and not self.people_listed
+
+    def people_listed_now(self) -> bool:
+        """Whether an "auto" lobby lists its people, from how many are online: not above the limit, and again only
+        below nine tenths of it, so that a room at the limit does not go back and forth."""
+        limit = self.room.settings.lobby_people_limit
+        if limit <= 0:
+            return True
+        return len(self.online) <= (limit if self.people_listed else limit * 9 // 10)
 
     def name_online(self, name: str) -> bool:
         """Whether ``name`` looks like (:mod:`trickroom.server.names`) the name of someone online, any node."""
@@ -215,17 +241,31 @@ class Lobby:
     def snapshot(self, conn: Connection) -> LobbySnapshot:
         self.seq += 1
         uid, open_only = (conn.user["id"] if conn.user else ""), conn.lobby_tables == "open"
-        # The tables everyone may see, then the private ones this user may (as snapshot_frame lists them).
-        listings = sorted((listing for listing in self.listings.values() if shown(listing, uid, open_only)),
-                          key=lambda listing: listing["visible_to"] is not None)
+        # The tables everyone may see (in an open lobby the waiting ones, then the user's own in play, by id), then
+        # the private ones this user may see: as snapshot_frame lists them.
+        def place(listing: Message) -> tuple[bool, bool, str]:
+            in_play = open_only and listing["entry"]["id"] in self.in_play
+            return listing["visible_to"] is not None, in_play, listing["entry"]["id"] if in_play else ""
+
+        listings = sorted((listing for listing in self.listings.values() if shown(listing, uid, open_only)), key=place)
         entries = [self.render_listing(listing, conn.lang) for listing in listings]
         users = sorted(cast(list[UserSummary], list(self.online.values())), key=lambda u: u["name"])
         # Its snapshot holds some of the pending changes, but not their "before".
         self.fresh[conn.id] = frozenset(user["id"] for user in users)
-        snapshot = LobbySnapshot(type="lobby", seq=self.seq, users=users, tables=entries)
-        if open_only:
-            snapshot["in_play"] = len(self.in_play)
-        return snapshot
+        counted = self.counts_people(conn)
+        snapshot = LobbySnapshot(type="lobby", seq=self.seq, users=[] if counted else users, tables=entries)
+        return cast(LobbySnapshot, snapshot | self.counts(conn))
+
+    def counts(self, conn: Connection) -> dict[str, Any]:
+        """What a snapshot of ``conn``'s lobby says beside its lists: the tables in play that an open lobby leaves
+        out, and the people an "auto" lobby counts (and whether it lists them)."""
+        counts: dict[str, Any] = {}
+        if conn.lobby_tables == "open":
+            counts["in_play"] = len(self.in_play)
+        if conn.lobby_people == "auto":
+            counts["online"] = len(self.online)
+            counts["people"] = "counted" if self.counts_people(conn) else "listed"
+        return counts
 
     def snapshot_frame(self, conn: Connection, re: Any = None) -> str:
         """:meth:`snapshot` as its frame, joined from parts encoded once: each listing's entry in each language
@@ -242,17 +282,21 @@ class Lobby:
         private = [self.entry_json(self.listings[table_id], lang) for table_id in self.private_ids
                    if shown(self.listings[table_id], uid, open_only)]
         if open_only:
-            in_play, own = self.in_play, set(self.listed_people.tables_of(uid))
-            public_part = ",".join(entry for table_id, entry in public.items()
-                                   if table_id not in in_play or table_id in own)
+            # The waiting tables, then the user's own in play (walking every table for them was 5% of the server's
+            # time at 10,000 people).
+            waiting_now = self.open_json.get(lang)
+            if waiting_now is None:
+                waiting_now = self.open_json[lang] = {table_id: entry for table_id, entry in public.items()
+                                                      if table_id not in self.in_play}
+            own = [public[table_id] for table_id in self.listed_people.tables_of(uid) if table_id in self.in_play]
+            public_part = ",".join((*waiting_now.values(), *own))
         else:
             public_part = ",".join(public.values())
         tables = ",".join(part for part in (public_part, *private) if part)
         users, online = self.users_part()
         self.fresh[conn.id] = online
-        head = encode({"type": "lobby", "seq": self.seq} | ({} if re is None else {"re": re})
-                      | ({"in_play": len(self.in_play)} if open_only else {}))
-        return f'{head[:-1]},"users":[{users}],"tables":[{tables}]}}'
+        head = encode({"type": "lobby", "seq": self.seq} | ({} if re is None else {"re": re}) | self.counts(conn))
+        return f'{head[:-1]},"users":[{"" if self.counts_people(conn) else users}],"tables":[{tables}]}}'
 
     def entry_json(self, listing: Message, lang: str) -> str:
         encoded: dict[str, str] = listing.setdefault("encoded", {})
@@ -374,6 +418,11 @@ class Lobby:
         seq = self.seq
         in_play, count_changed = len(self.in_play), len(self.in_play) != self.last_in_play
         self.last_in_play = in_play
+        online, online_changed = len(self.online), len(self.online) != self.last_online
+        self.last_online = online
+        # The room became busy, or quiet again: an "auto" lobby's people are listed, or counted, from a new snapshot.
+        listed_now = self.people_listed_now()
+        turned, self.people_listed = listed_now != self.people_listed, listed_now
         changed = {uid for uid, (_, online) in pending.presence.items() if online != pending.was_online[uid]}
         rendered: dict[tuple[str, str], TableEntry] = {}  # (table, language): said once for everyone
         said: dict[str, list[PresenceChange]] = {}  # language: the people's comings and goings
@@ -385,26 +434,34 @@ class Lobby:
         # An open lobby's view depends on whether its user is at one of the changed tables.
         involved = {uid for listing in (*pending.listings.values(), *pending.before.values()) if listing is not None
                     for uid in listing.get("people") or ()}
-        plain: dict[tuple[str, bool], View] = {}
+        plain: dict[tuple[str, bool, bool], View] = {}
         frames = Frames()
         for conn in self.room.connections.values():
             if conn.user is None or not conn.follows_lobby:
                 continue
-            uid, lang, open_only = conn.user["id"], conn.lang, conn.lobby_tables == "open"
+            uid, lang, open_only, auto = conn.user["id"], conn.lang, conn.lobby_tables == "open", \
+                conn.lobby_people == "auto"
+            if auto and turned:
+                self.send_snapshot(conn)
+                continue
+            people = not self.counts_people(conn)
             if lang not in said:
                 said[lang] = [PresenceChange(user=cast(UserSummary, user), online=online,
                                              text=translate("lobby.arrives" if online else "lobby.leaves", lang,
                                                             name=user["name"]))
                               for user, online in pending.presence.values()]
+            heard = said[lang] if people else []
             if public and conn.id not in fresh and uid not in pending.presence and not (open_only and uid in involved):
-                view = plain.get((lang, open_only))
+                view = plain.get((lang, open_only, people))
                 if view is None:
-                    view = plain[lang, open_only] = self.view_of(conn, pending, None, changed, rendered, said[lang])
+                    view = plain[lang, open_only, people] = self.view_of(conn, pending, None, changed, rendered, heard)
             else:
-                view = self.view_of(conn, pending, fresh.get(conn.id), changed, rendered, said[lang])
+                view = self.view_of(conn, pending, fresh.get(conn.id), changed, rendered, heard)
             listed, unlisted, presence, key = view
-            # An open lobby hears the count of tables in play with every batch, and alone when it changed.
-            counted = open_only and conn.protocol >= 2 and (count_changed or conn.id in fresh)
+            # An open lobby hears the count of tables in play with every batch, and alone when it changed; an
+            # "auto" lobby likewise the count of people online.
+            counted = conn.protocol >= 2 and ((open_only and (count_changed or conn.id in fresh))
+                                              or (auto and (online_changed or conn.id in fresh)))
             if not (listed or unlisted or presence or counted):
                 continue
             # Connections that hear the same (the same language, tables and people) get the same frame, encoded
@@ -413,7 +470,9 @@ class Lobby:
                 batch = LobbyBatch(type="lobby_batch", seq=seq, listed=listed, unlisted=unlisted, presence=presence)
                 if open_only:
                     batch["in_play"] = in_play
-                frames.send(conn, batch, (*key, open_only))
+                if auto:
+                    batch["online"] = online
+                frames.send(conn, batch, (*key, open_only, auto))
                 continue
             for change in presence:
                 frames.send(conn, Presence(type="presence", seq=seq, **change),
@@ -477,10 +536,22 @@ async def on_lobby_request(room: Room, conn: Connection, msg: LobbyRequest) -> N
     conn.follows_lobby = msg.follow
     if msg.tables is not None:
         conn.lobby_tables = msg.tables
+    if msg.people is not None:
+        conn.lobby_people = msg.people
     if msg.follow:
         room.lobby.send_snapshot(conn, msg.id)
     elif msg.id is not None:
         conn.send(ok(msg.id))
+
+
+async def on_people(room: Room, conn: Connection, msg: People) -> None:
+    """Everyone online, for a lobby that counts them (a busy room's): the list as it is now, in name order."""
+    users, _ = room.lobby.users_part()
+    answer = PeopleList(type="people", users=[], online=len(room.lobby.online))
+    if msg.id is not None:
+        answer["re"] = msg.id
+    # The list is joined from each person's summary encoded once (users_part), as a snapshot's is.
+    conn.send_frame(encode(answer).replace('"users":[]', f'"users":[{users}]', 1))
 
 
 async def on_chat(room: Room, conn: Connection, msg: Chat) -> None:
@@ -509,4 +580,5 @@ async def on_private(room: Room, conn: Connection, msg: Private) -> None:
         conn.send(ok(msg.id))
 
 
-REQUESTS: Requests = {LobbyRequest: (USER, on_lobby_request), Chat: (USER, on_chat), Private: (USER, on_private)}
+REQUESTS: Requests = {LobbyRequest: (USER, on_lobby_request), People: (USER, on_people), Chat: (USER, on_chat),
+                      Private: (USER, on_private)}

@@ -129,6 +129,17 @@ class LobbySnapshot(TypedDict):
     users: list[UserSummary]
     tables: list[TableEntry]
     in_play: NotRequired[int]  # an "open" lobby: how many public tables are in play (yours among them)
+    online: NotRequired[int]  # an "auto" lobby: how many people are online (you among them)
+    people: NotRequired[Literal["listed", "counted"]]  # an "auto" lobby: users lists everyone, or nobody
+    re: NotRequired[ClientId]
+
+
+class PeopleList(TypedDict):
+    """The answer to ``people``: everyone online now, once (not kept up to date)."""
+
+    type: Literal["people"]
+    users: list[UserSummary]
+    online: int
     re: NotRequired[ClientId]
 
 
@@ -167,6 +178,7 @@ class LobbyBatch(TypedDict):
     unlisted: list[str]  # the ids of tables gone from your lobby
     presence: list[PresenceChange]  # people who came in or left, each once
     in_play: NotRequired[int]  # an "open" lobby: how many public tables are in play now (yours among them)
+    online: NotRequired[int]  # an "auto" lobby: how many people are online now (you among them)
 
 
 class Batch(TypedDict):
@@ -447,7 +459,7 @@ class Announcement(TypedDict):
 
 
 AnyServerMessage = (
-    Hello | Welcome | PreferencesMessage | Pong | Ok | ErrorMessage | Reconnect | LobbySnapshot | Presence
+    Hello | Welcome | PreferencesMessage | Pong | Ok | ErrorMessage | Reconnect | LobbySnapshot | PeopleList | Presence
     | TableListed | TableUnlisted | LobbyBatch | Batch | ChatMessage | PrivateMessage | Invited | Snapshot | Update
     | YourTurn | Timer | Event | TableEvent | Left | HintMessage | Stats | History | Games | Replay | Transcript
     | Review | Motd | ModeratorWelcome | Reported | Ignored | PasswordChanged | AccountDeleted | TableChat | AllTables

@@ -112,6 +112,9 @@ ChatText = Annotated[str, AfterValidator(check_chat)]
 
 # Which tables a lobby lists: every one, or ("open") those waiting for players and the connection's own.
 LobbyTables = Literal["all", "open"]
+# Who a lobby lists: everyone online with their comings and goings, or ("auto") so while the room is small and, in
+# a busy room (Settings.lobby_people_limit), their count instead (the list on request: People).
+LobbyPeople = Literal["all", "auto"]
 
 
 class ClientMessage(BaseModel):
@@ -131,6 +134,7 @@ class Login(ClientMessage):
     token: str | None = None
     lang: str | None = None
     lobby_tables: LobbyTables | None = None
+    lobby_people: LobbyPeople | None = None
 
 
 class Register(ClientMessage):
@@ -140,6 +144,7 @@ class Register(ClientMessage):
     password: str
     lang: str | None = None
     lobby_tables: LobbyTables | None = None
+    lobby_people: LobbyPeople | None = None
 
 
 class Logout(ClientMessage):
@@ -169,6 +174,13 @@ class LobbyRequest(ClientMessage):
     type: Literal["lobby"]
     follow: bool = True
     tables: LobbyTables | None = None  # None: as the connection had it
+    people: LobbyPeople | None = None  # likewise
+
+
+class People(ClientMessage):
+    """Everyone online, once (a busy room's lobby counts them instead of listing them)."""
+
+    type: Literal["people"]
 
 
 class Chat(ClientMessage):
@@ -492,7 +504,7 @@ class SetMotd(ClientMessage):
 
 
 AnyClientMessage = Annotated[
-    Login | Register | Logout | Preferences | Ping | LobbyRequest | Chat | Private | Create | SetOptions
+    Login | Register | Logout | Preferences | Ping | LobbyRequest | People | Chat | Private | Create | SetOptions
     | SetSettings | Watch | Sit | Stand | Leave | BotAdd | BotRemove | Start | Pause | Kick | Ban | Host | Invite
     | Act | Resume | Hint | StatsRequest | HistoryRequest | GamesRequest | ReplayRequest | TranscriptRequest
     | ReviewRequest | Report | Ignore | ChangePassword | DeleteAccount | Mute | Unmute | Remove | RoomBan

@@ -125,6 +125,8 @@ class FrontDoor:
         conn.protocol = msg.protocol or 1
         if msg.lobby_tables is not None:
             conn.lobby_tables = msg.lobby_tables
+        if msg.lobby_people is not None:
+            conn.lobby_people = msg.lobby_people
         if isinstance(msg, Register):
             await self.register(conn, clean_name(msg.username), msg.password, msg.id)
         elif msg.token:

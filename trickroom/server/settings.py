@@ -33,6 +33,9 @@ class Settings(BaseSettings):
     message_burst: int = 40
     chat_length: int = 500
     lobby_batch_seconds: float = 0.3  # lobby changes reach each client at most this often, as one batch (0: at once)
+    # Above this many people online, a lobby that asked for it ("auto") counts them instead of listing them and
+    # hearing each come and go; it lists them again below nine tenths of it (0: always listed).
+    lobby_people_limit: int = 250
     session_days: int = 30
     # The front door (docs/security.md): limits on guessing, and how long a guest's name waits for them.
     login_free_failures: int = 5  # wrong passwords for one account from one address before it backs off
