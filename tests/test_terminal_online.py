@@ -141,6 +141,33 @@ def test_the_lobby_lists_the_open_tables_and_counts_the_ones_in_play(room: str) 
         host.leave()
 
 
+def test_a_busy_room_stops_announcing_arrivals_and_says_so(tmp_path: Path) -> None:
+    server = ProcessServer(tmp_path / "room.sqlite3", TRICKROOM_LOBBY_PEOPLE_LIMIT="2")
+    server.log_path = tmp_path / "serve.log"
+    server.start()
+    hana, ivo = Client(server.url), Client(server.url)
+    try:
+        driver = Driver("--server", server.url, "--name", "Lior")
+        assert driver.until(lambda text: text.startswith("There are no open tables")) is not None
+        hana.login_guest("Hana")
+        assert driver.until(lambda text: "comes in" in text) == "Hana comes in."
+        ivo.login_guest("Ivo")  # three people: past the limit of two, and nobody hears Ivo come in
+        assert driver.until(lambda text: "busy" in text or "Ivo" in text) == (
+            "The room is busy: arrivals and departures are no longer announced.")
+        ivo.leave()
+        hana.leave()  # one left: nine tenths of the limit or fewer
+        assert driver.until(lambda text: "again" in text or "leaves" in text) == (
+            "Arrivals and departures are announced again.")
+        driver.type("quit")
+        assert driver.close() == 0
+        assert not any("Ivo" in line for line in driver.lines)  # nor his leaving
+        assert sum(line.startswith("There are no open tables") for line in driver.lines) == 1  # not read again
+    finally:
+        for client in (hana, ivo):
+            client.leave()
+        server.stop()
+
+
 def test_quit_at_a_table_says_the_score_so_far(room: str) -> None:
     driver, name, _first = first_turn(room, "Quinn")  # (a turn of hand 1: nobody has a game point yet)
     driver.type("quit")

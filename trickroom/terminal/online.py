@@ -81,6 +81,7 @@ class OnlineClient(Session, FinishedGames):
         self.done = False
         self.next_id = 0
         self.lines: queue.Queue[str | None] = queue.Queue()
+        self.people: str | None = None  # the lobby's people "listed" or "counted" (a busy room), from its snapshots
         self.ws: ClientConnection | None = None
         self.address = url  # the address of the current connection
         self.token: str | None = None  # the session token, to log in again after a drop
@@ -216,13 +217,15 @@ class OnlineClient(Session, FinishedGames):
         self.nodes = [n for n in msg.get("nodes") or [] if isinstance(n, str)]
         self.game_titles = {g["name"]: g.get("title") or {} for g in msg.get("games") or []}
         who = {"token": self.token} if self.token and self.resuming else {"nickname": self.nickname}
-        self.send({"type": "login", **who, "lang": self.lang, "protocol": 3, "lobby_tables": "open"})
+        self.send({"type": "login", **who, "lang": self.lang, "protocol": 3, "lobby_tables": "open",
+                   "lobby_people": "auto"})
 
     def on_reconnect(self, msg: Message) -> None:
         """This node is stopping: the connection closes next, and the client moves to one of these."""
         self.move_to = [n for n in msg.get("nodes") or [] if isinstance(n, str)]
 
     def on_welcome(self, msg: Message) -> None:
+        self.people = None  # a new session: its first snapshot says whether the room is busy
         self.user_id = msg["user"]["id"]
         self.token = msg.get("token") or self.token
         if self.resuming:
@@ -242,6 +245,13 @@ class OnlineClient(Session, FinishedGames):
             self.send({"type": "watch", "table": self.want_table})
 
     def on_lobby(self, msg: Message) -> None:
+        # A lobby that counts its people in a busy room ("auto") hears when the room became busy or quiet again; the
+        # snapshot that comes unasked for that reason (no "re") does not read the tables out again.
+        people, self.people = self.people, msg.get("people")
+        if people is not None and msg.get("people") not in (None, people):
+            self.say(say("room_busy" if msg["people"] == "counted" else "room_quiet", self.lang), remember=False)
+            if "re" not in msg:
+                return
         if self.table is not None or self.want_create or self.want_table:
             return
         entries = [say("table_entry", self.lang, id=t["id"], text=t.get("options_text", t.get("title", "")),
