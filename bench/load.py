@@ -186,6 +186,10 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--lobby-tables", choices=("open", "all"), default="open",
                         help="evening: the tables people's lobbies list: open (default: the waiting ones and their "
                              "own, as the web and terminal clients ask) or all (as before the seventh session)")
+    parser.add_argument("--lobby-people", choices=("auto", "all"), default="auto",
+                        help="evening: the people their lobbies list: auto (default: everyone while the room has at "
+                             "most the server's lobby_people_limit, their count above it, as the web and terminal "
+                             "clients ask) or all (as before the eighth session)")
     parser.add_argument("--profile", metavar="PATH",
                         help="run each server under cProfile, its statistics written to PATH.<node> when it stops "
                              "(read them with python -m pstats); the figures are then the profiled server's")
@@ -195,6 +199,7 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     fullspeed.PROTOCOL = person.PROTOCOL = args.protocol  # the clients' protocol: a setting of the whole run
     person.LOBBY_TABLES = args.lobby_tables
+    person.LOBBY_PEOPLE = args.lobby_people
     room_under_test.PROFILE = args.profile  # cProfile for every server started from now on
     if args.short_matches:
         global BURA_OPTIONS, MPOURLOTO_OPTIONS

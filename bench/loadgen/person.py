@@ -40,6 +40,9 @@ PROTOCOL = 3
 # Which tables people's lobbies list (load.py's --lobby-tables): "open" (the waiting ones and their own, as the web
 # and terminal clients ask since the seventh session) or "all".
 LOBBY_TABLES = "open"
+# Who they list (--lobby-people): "auto" (everyone while the room is small, their count in a busy room, as the web and
+# terminal clients ask since the eighth session) or "all".
+LOBBY_PEOPLE = "auto"
 LOBBY_TYPES = frozenset({"lobby", "presence", "table_listed", "table_unlisted", "private", "invited"})
 BURA = load_game("bura")  # its card points and the claim's target (the game's own rules, not a copy)
 BURA_SIZES = (2, 2, 2, 2, 3, 3, 3, 4, 4, 5, 6)  # players at a Bura table a host creates
@@ -277,7 +280,8 @@ class Person:
             self.drop()
 
     def log_in(self) -> None:
-        login: Message = {"type": "login", "protocol": PROTOCOL, "lobby_tables": LOBBY_TABLES}
+        login: Message = {"type": "login", "protocol": PROTOCOL, "lobby_tables": LOBBY_TABLES,
+                          "lobby_people": LOBBY_PEOPLE}
         self.following = True  # a new connection follows the lobby
         if self.token is not None:
             login["token"] = self.token
