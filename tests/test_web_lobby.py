@@ -1,8 +1,8 @@
 """Browser tests of the sign-in and lobby screens: axe-core on the sign-in, lobby, create-table and help
 screens, the menu and F1, lobby chat and a private message, chat verbosity and the history by channel; the
 quick game (Q) in four keys; a finished table's replay from the lobby; a spectator refused on coming back;
-the tables in play left out of the lobby until "Show the tables in play" is ticked; the page's own
-Content-Security-Policy in force.
+the tables in play left out of the lobby until "Show the tables in play" is ticked; a busy room's people counted
+and listed on request; the page's own Content-Security-Policy in force.
 """
 
 from __future__ import annotations
@@ -31,6 +31,7 @@ from web_play import (
     DESKTOP,
     PHONE,
     assert_no_violations,
+    leave_for_the_lobby,
     play_first_legal,
     second_page,
     show_the_tables_in_play,
@@ -347,6 +348,123 @@ def test_the_tables_in_play_are_left_out_until_the_checkbox_shows_them(page: Any
         finally:
             dealer.close()
             waiter.close()
+
+
+def test_a_busy_room_counts_its_people_and_lists_them_on_request(page: Any, tmp_path: Path) -> None:
+    """Past the room's lobby_people_limit (2 here) the lobby counts the people online instead of listing them: the
+    count line and "List everyone online" replace the list, nobody's coming or going is said, and the change is
+    said once each way. The button, by keyboard, fills the list once; a private message, the host's invitation and
+    an F4 report go to a typed name. A room of its own, so that the count is this test's people alone."""
+    with room_process(tmp_path / "room.sqlite3", TRICKROOM_LOBBY_PEOPLE_LIMIT="2") as base:
+        url = base.replace("http://", "ws://") + "/ws"
+        anna, boris, clara, dora = Client(url), Client(url), Client(url), Client(url)
+        try:
+            anna.login_guest("Anna")
+            sign_in(page, base, "Lena")
+            # Two people, at the limit: listed with their comings and goings, as before; no count, no button.
+            page.wait_for_function("() => document.querySelectorAll('#online li').length === 2")
+            assert page.locator("#online li").all_inner_texts() == ["Anna", "Lena (you)"]
+            assert page.evaluate("window.trickroom.state.lobby.people") == "listed"
+            assert page.evaluate("window.trickroom.state.lobby.online") == 2
+            assert page.locator("#people-counted").is_hidden() and page.locator("#private-name").is_hidden()
+            assert page.locator("#private-to").is_visible()
+            assert not any(re.search("busy|announced", text) for text in spoken(page))  # nothing changed
+
+            # Boris makes three: the room is busy. Said once; his arrival is not; the list is empty, the count shown.
+            mark = len(spoken(page))
+            boris.login_guest("Boris")
+            busy = wait_spoken(page, r"^The room is busy: arrivals and departures are no longer announced\.$", mark)
+            page.wait_for_function("() => document.getElementById('online-count').textContent === "
+                                   "'3 people are online.'")
+            assert page.locator("#online li").count() == 0
+            assert page.locator("#list-people").is_visible()
+            # Clara comes in too: the count follows, unspoken, and still nobody's arrival is said.
+            clara.login_guest("Clara")
+            page.wait_for_function("() => document.getElementById('online-count').textContent === "
+                                   "'4 people are online.'")
+            assert page.locator("#online li").count() == 0
+            page.wait_for_timeout(300)  # an arrival would come in the count's own batch, and be said within 60 ms
+            assert not any(re.search("comes in|people are online|busy", text) for text in spoken(page)[busy + 1:])
+            assert_no_violations(page, "lobby of a busy room")
+
+            # Nobody to choose from: the private message goes to a name typed.
+            assert page.locator("#private-to").is_hidden()
+            page.locator("#private-name").focus()
+            assert focused_name(page) == "To (type a name)"
+            page.keyboard.type("clara")
+            page.keyboard.press("Tab")
+            assert page.evaluate("document.activeElement.id") == "private-input"
+            page.keyboard.type("psst")
+            page.keyboard.press("Enter")
+            assert clara.wait(type="private")["message"] == "psst"
+            wait_spoken(page, r"^Lena whispers: psst$", busy + 1)
+            # So does the host's invitation (V): a name field instead of a button per person online.
+            page.keyboard.press("Escape")
+            page.keyboard.press("n")
+            page.wait_for_function("() => document.getElementById('table-dialog').open")
+            page.keyboard.press("Enter")
+            page.wait_for_function("() => !document.getElementById('screen-table').hidden")
+            page.keyboard.press("v")
+            page.wait_for_function("() => document.getElementById('list-dialog').open")
+            assert page.evaluate("document.activeElement.id") == "invite-name"
+            assert focused_name(page) == "Name of the player"
+            assert_no_violations(page, "invite dialog of a busy room")
+            page.keyboard.type("boris")
+            page.keyboard.press("Enter")
+            assert boris.wait(type="invited")["from"]["name"] == "Lena"
+            page.wait_for_function("() => !document.getElementById('list-dialog').open")
+            leave_for_the_lobby(page)
+            page.wait_for_function("() => window.trickroom.state.lobby.online === 4")
+            assert page.locator("#online li").count() == 0 and page.locator("#list-people").is_visible()
+            # And F4's report: the player's name typed, in a text field.
+            page.keyboard.press("F4")
+            page.wait_for_function("() => document.getElementById('moderation-dialog').open")
+            assert focused_name(page) == "Report a player"
+            page.keyboard.press("Enter")
+            page.wait_for_function("() => document.activeElement && document.activeElement.type === 'text'")
+            assert focused_name(page) == "Player"
+            page.keyboard.type("anna")
+            page.keyboard.press("Tab")
+            page.keyboard.type("selling chips")
+            page.keyboard.press("Enter")
+            wait_spoken(page, r"^Your report on Anna went to the moderators\.$", busy + 1)
+
+            # U says the count; the button, by keyboard, lists everyone once, in name order, and says so.
+            page.keyboard.press("Escape")
+            page.locator("#lobby-title").focus()
+            mark = len(spoken(page))
+            page.keyboard.press("u")
+            wait_spoken(page, r"^4 people are online\.$", mark)
+            page.locator("#lobby-title").focus()
+            assert tab_to(page, r"^List everyone online$", limit=12) == "List everyone online"
+            described = page.evaluate("document.getElementById(document.activeElement.getAttribute("
+                                      "'aria-describedby')).textContent")
+            assert described == "The list as it is now: in a busy room it is not kept up to date."
+            mark = len(spoken(page))
+            page.keyboard.press("Enter")
+            wait_spoken(page, r"^4 people online, listed\.$", mark)
+            assert page.locator("#online li").all_inner_texts() == ["Anna", "Boris", "Clara", "Lena (you)"]
+            assert page.evaluate("document.activeElement.id") == "list-people"  # focus stays on the button
+            assert_no_violations(page, "lobby of a busy room, everyone listed")
+
+            # They leave: no departure is said; one person left (under nine tenths of the limit), the room lists its
+            # people again, says so once, and Dora's arrival is heard as before.
+            mark = len(spoken(page))
+            for client in (anna, boris, clara):
+                client.leave()
+            quiet = wait_spoken(page, r"^Arrivals and departures are announced again\.$", mark)
+            page.wait_for_function("() => document.querySelectorAll('#online li').length === 1")
+            assert page.locator("#online li").all_inner_texts() == ["Lena (you)"]
+            assert page.locator("#people-counted").is_hidden()
+            assert not any(re.search("leaves the room", text) for text in spoken(page)[mark:])
+            dora.login_guest("Dora")
+            wait_spoken(page, r"^Dora comes in\.$", quiet + 1)
+            page.wait_for_function("() => document.querySelectorAll('#online li').length === 2")
+            assert page.evaluate("window.trickroom.state.lobby.people") == "listed"
+            assert len([text for text in spoken(page) if "busy" in text or "announced again" in text]) == 2
+        finally:
+            for client in (anna, boris, clara, dora):
+                client.close()
 
 
 def test_the_page_passes_its_own_content_security_policy(browser: Any, room: str) -> None:

@@ -31,7 +31,9 @@ export function wireChat() {
   $("private-form").addEventListener("submit", (event) => {
     event.preventDefault();
     const message = $("private-input").value.trim();
-    const to = $("private-to").value;
+    // A busy room's lobby lists nobody: the name typed (docs/web.md) goes before the list's choice.
+    const typed = $("private-name").hidden ? "" : $("private-name").value.trim();
+    const to = typed || $("private-to").value;
     if (message && to && net.send({ type: "private", to, message, id: newId() })) $("private-input").value = "";
   });
   $("table-chat-form").addEventListener("submit", (event) => {

@@ -7,11 +7,12 @@
 //   (ban asks for a second press, since the host cannot undo it).
 // - Bots (Alt+B): the level of the bot to add (remembered: B adds that level afterwards), and one Remove button
 //   per bot seat.
-// - Invite (V): the people online who are not at the table.
+// - Invite (V): the people online who are not at the table; in a busy room (which counts its people instead of
+//   listing them) a name typed in a field.
 
 import { closeDialog, openDialog } from "./dialog.js";
 import { levelName, t } from "./i18n.js";
-import { state } from "./state.js";
+import { peopleCounted, state } from "./state.js";
 
 const $ = (id) => document.getElementById(id);
 
@@ -153,9 +154,40 @@ export function openBots({ send, onLevel }) {
   openList(t("bots.title"), t("bots.desc"), children);
 }
 
+// A busy room's invitation: the invitee's name, typed (the room finds them by name); Enter or the button sends it.
+function inviteByName(send) {
+  const wrap = document.createElement("div");
+  wrap.className = "field";
+  const label = document.createElement("label");
+  label.htmlFor = "invite-name";
+  label.textContent = t("invite.name");
+  const input = document.createElement("input");
+  input.id = "invite-name";
+  input.autocomplete = "off";
+  input.maxLength = 40;
+  const invite = button(t("invite.send"), () => {
+    const name = input.value.trim();
+    if (!name) return input.focus();
+    closeDialog($("list-dialog"));
+    send({ type: "invite", user: name });
+  }, "invite-by-name");
+  input.addEventListener("keydown", (event) => {
+    if (event.key !== "Enter") return;
+    event.preventDefault(); // not the dialog's own form (Close)
+    invite.click();
+  });
+  wrap.append(label, input, invite);
+  return wrap;
+}
+
 export function openInvite({ send }) {
   const info = state.table.info;
   const here = new Set(tablePeople(info).map((p) => p.user.id));
+  // A busy room's list is empty (or the long one asked for in the lobby, as it was then): a name instead.
+  if (peopleCounted()) {
+    openList(t("invite.title"), t("invite.desc"), [inviteByName(send)]);
+    return;
+  }
   const others = state.lobby.users.filter((u) => u.id !== state.user?.id && !here.has(u.id));
   const children = [];
   if (others.length) {

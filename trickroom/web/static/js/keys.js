@@ -11,7 +11,7 @@ import { openGames, replayCommands, requestReview } from "./replay.js";
 import { applyPrefs, openPrefs } from "./screens.js";
 import { net, sounds, speech } from "./services.js";
 import { logout } from "./session.js";
-import { state } from "./state.js";
+import { peopleCounted, state } from "./state.js";
 import { replayThisTable, sendTable, spectatorToggle, tableHandlers, tableOptions } from "./table_actions.js";
 import { getHand, pauseLabel } from "./table_view.js";
 
@@ -38,6 +38,15 @@ function focusActions() {
   (actions.querySelector("button") || actions).focus();
 }
 
+// U: everyone online; a busy room's count, with the names of the list asked for, if it was (as it was then).
+function sayOnline() {
+  const names = state.lobby.users.map((u) => u.name).join(", ");
+  if (!peopleCounted()) return speech.review(t("online.list", { names }));
+  const n = state.lobby.online ?? 0;
+  const count = tn("lobby.online_count", n, { n });
+  speech.review(names ? `${count} ${t("online.list", { names })}` : count);
+}
+
 function commands() {
   const general = [
     { key: "F1", label: t("key.help"), run: openHelp },
@@ -54,8 +63,7 @@ function commands() {
       { key: "N", label: t("key.new_table"), run: openCreateTable },
       { key: "Q", label: t("key.quick_game"), run: quickGame },
       { key: "E", label: t("key.chat"), run: focusChat },
-      { key: "U", label: t("key.online"), run: () => speech.review(t("online.list", {
-        names: state.lobby.users.map((u) => u.name).join(", ") })) },
+      { key: "U", label: t("key.online"), run: sayOnline },
       { key: "S", label: t("key.stats"), run: openStats },
       { key: "G", label: t("key.games"), run: openGames },
       { key: "F5", label: t("key.refresh"), run: () => net.send({ type: "lobby" }), menuOnly: true },

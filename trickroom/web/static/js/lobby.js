@@ -1,6 +1,7 @@
 // The lobby screen: the list of tables (join, watch, a finished table's replay) and who is online, kept up to
 // date from the room's lobby messages; "Show the tables in play" (the lobby's scope) and the count of the tables
-// it leaves out; joining a table (with its password), creating one, the quick game (Q) and the statistics view.
+// it leaves out; in a busy room the count of people online and "List everyone online"; joining a table (with its
+// password), creating one, the quick game (Q) and the statistics view.
 
 import { openTableDialog } from "./forms.js";
 import { askPassword } from "./host.js";
@@ -8,7 +9,7 @@ import { t, tn } from "./i18n.js";
 import { openGames, openReplay } from "./replay.js";
 import { net, sounds, speech } from "./services.js";
 import { logout } from "./session.js";
-import { lobbyScope, newId, savePrefs, state } from "./state.js";
+import { lobbyScope, newId, peopleCounted, savePrefs, state } from "./state.js";
 import { onStats, requestStats } from "./stats.js";
 import { rememberBotLevel, sendTable } from "./table_actions.js";
 
@@ -91,6 +92,18 @@ export function renderLobby() {
   line.hidden = !(inPlay > 0);
   line.textContent = inPlay > 0 ? tn("lobby.in_play", inPlay, { n: inPlay }) : "";
   $("show-in-play").checked = lobbyScope() === "all";
+  renderPeople();
+}
+
+// Who is online: everyone, or in a busy room their count (shown, never spoken: it changes with every arrival) and
+// the button that lists them once; the private message's choice of person follows the same list, and a busy
+// room's is typed.
+function renderPeople() {
+  const counted = peopleCounted();
+  $("people-counted").hidden = !counted;
+  const count = state.lobby.online ?? 0;
+  $("online-count").textContent = counted ? tn("lobby.online_count", count, { n: count }) : "";
+  for (const el of document.querySelectorAll(".private-name")) el.hidden = !counted;
   const online = $("online");
   online.replaceChildren();
   const select = $("private-to");
@@ -107,6 +120,10 @@ export function renderLobby() {
     select.append(option);
   }
   if (chosen) select.value = chosen;
+  // With nobody to choose from (a busy room before its list is asked for), the name field alone.
+  const empty = !select.options.length && counted;
+  select.hidden = empty;
+  select.labels[0].hidden = empty;
 }
 
 // A table with a password asks for it first, unless this player was invited (or is already a member, as after a
@@ -179,6 +196,22 @@ function onShowInPlay(event) {
   net.send({ type: "lobby", tables: lobbyScope() });
 }
 
+// "List everyone online" (a busy room's lobby): the room's list as it is now, asked for once; the answer fills the
+// list (not kept up to date: nobody's coming or going is heard) and says how many are listed.
+function listPeople() {
+  const id = newId();
+  if (net.send({ type: "people", id })) state.lobby.peopleAsked = id;
+}
+
+// The room became busy (it counts its people) or quiet again (it lists them): said once, briefly, as presence
+// is (not in brief verbosity). The first lobby after the page loads says nothing: the count line shows it.
+function sayPeopleTurn(before) {
+  const now = state.lobby.people;
+  if (!before || !now || before === now) return;
+  speech.say(t(now === "counted" ? "lobby.people_counted" : "lobby.people_listed"),
+             { channel: "system", essential: false });
+}
+
 // The lobby's buttons.
 export function wireLobby() {
   $("show-in-play").checked = lobbyScope() === "all";
@@ -186,6 +219,7 @@ export function wireLobby() {
   $("create-button").addEventListener("click", openCreateTable);
   $("quick-button").addEventListener("click", quickGame);
   $("refresh-button").addEventListener("click", () => net.send({ type: "lobby" }));
+  $("list-people").addEventListener("click", listPeople);
   $("stats-button").addEventListener("click", openStats);
   $("games-button").addEventListener("click", openGames);
   $("stats-games").addEventListener("click", () => {
@@ -197,10 +231,25 @@ export function wireLobby() {
 
 export const lobbyHandlers = {
   lobby(m) {
+    const before = state.lobby.people;
     state.lobby.users = m.users || [];
     state.lobby.tables = new Map((m.tables || []).map((e) => [e.id, e]));
     state.lobby.inPlay = m.in_play || 0; // only an open lobby's snapshot has it
+    // An "auto" lobby's (every login asks for one): how many are online, and whether users lists them.
+    state.lobby.online = typeof m.online === "number" ? m.online : state.lobby.users.length;
+    state.lobby.people = m.people === "counted" ? "counted" : "listed";
     renderLobby();
+    sayPeopleTurn(before);
+  },
+  // The answer to "List everyone online": everyone as of now, once.
+  people(m) {
+    if (m.re !== state.lobby.peopleAsked) return;
+    state.lobby.peopleAsked = null;
+    state.lobby.users = m.users || [];
+    if (typeof m.online === "number") state.lobby.online = m.online;
+    renderLobby();
+    const n = state.lobby.users.length;
+    speech.say(tn("lobby.people_listed_now", n, { n }), { channel: "system", always: true });
   },
   presence(m) {
     const users = state.lobby.users.filter((u) => u.id !== m.user.id);
@@ -225,6 +274,9 @@ export const lobbyHandlers = {
     for (const id of m.unlisted || []) state.lobby.tables.delete(id);
     for (const entry of m.listed || []) state.lobby.tables.set(entry.id, entry);
     if (typeof m.in_play === "number") state.lobby.inPlay = m.in_play;
+    // An "auto" lobby's batch carries the count of people online (alone, when only that changed); a busy room's
+    // batches have no presence, and its list (if asked for) stays as it was.
+    if (typeof m.online === "number") state.lobby.online = m.online;
     const presence = m.presence || [];
     if (presence.length) {
       const gone = new Set(presence.map((p) => p.user.id));

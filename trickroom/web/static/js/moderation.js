@@ -8,7 +8,7 @@
 
 import { closeDialog, openDialog } from "./dialog.js";
 import { t } from "./i18n.js";
-import { saveToken, state } from "./state.js";
+import { peopleCounted, saveToken, state } from "./state.js";
 
 const $ = (id) => document.getElementById(id);
 const DURATIONS = [10, 60, 60 * 24, 60 * 24 * 7, null]; // minutes; null: for good (a ban) or until lifted (a mute)
@@ -153,7 +153,10 @@ function people() {
   return others.map((u) => [u.name, u.name]);
 }
 
+// The person: chosen among those online, or in a busy room (which counts its people instead of listing them) their
+// name typed; the room takes either.
 function personField() {
+  if (peopleCounted()) return field("text", t("moderation.person"), { maxLength: 40, required: true });
   return field("select", t("moderation.person"), { choices: people(), required: true });
 }
 
@@ -207,7 +210,7 @@ function openReport() {
   const person = personField();
   const reason = reasonField(true);
   form(t("moderation.report"), [person, reason], t("moderation.send"), () => {
-    send({ type: "report", user: person.el.value, reason: reason.el.value.trim(),
+    send({ type: "report", user: person.el.value.trim(), reason: reason.el.value.trim(),
            ...(state.table ? { table: state.table.id } : {}) });
   });
 }
@@ -215,7 +218,7 @@ function openReport() {
 function openIgnore(on) {
   const person = personField();
   form(t(on ? "moderation.ignore" : "moderation.unignore"), [person], t("moderation.send"), () => {
-    send({ type: "ignore", user: person.el.value, ignore: on });
+    send({ type: "ignore", user: person.el.value.trim(), ignore: on });
   });
 }
 
@@ -225,7 +228,8 @@ function personForm(title, type, withReason = false) {
   const reason = withReason ? reasonField() : null;
   if (reason) fields.push(reason);
   form(title, fields, t("moderation.send"), () => {
-    send({ type, user: person.el.value, ...(reason && reason.el.value.trim() ? { reason: reason.el.value.trim() } : {}) });
+    const why = reason ? reason.el.value.trim() : "";
+    send({ type, user: person.el.value.trim(), ...(why ? { reason: why } : {}) });
   });
 }
 
@@ -234,7 +238,7 @@ function openMute() {
   const duration = durationField("moderation.until_lifted");
   const reason = reasonField();
   form(t("moderation.mute"), [person, duration, reason], t("moderation.send"), () => {
-    send({ type: "mute", user: person.el.value, minutes: minutesOf(duration.el),
+    send({ type: "mute", user: person.el.value.trim(), minutes: minutesOf(duration.el),
            ...(reason.el.value.trim() ? { reason: reason.el.value.trim() } : {}) });
   });
 }
@@ -244,7 +248,7 @@ function openBan() {
   const duration = durationField("moderation.for_good");
   const reason = reasonField();
   form(t("moderation.ban"), [person, duration, reason], t("moderation.send"), () => {
-    send({ type: "room_ban", user: person.el.value, minutes: minutesOf(duration.el),
+    send({ type: "room_ban", user: person.el.value.trim(), minutes: minutesOf(duration.el),
            ...(reason.el.value.trim() ? { reason: reason.el.value.trim() } : {}) });
   });
 }

@@ -6,7 +6,7 @@ import { lang, t } from "./i18n.js";
 import { openReplay, replayFromLink } from "./replay.js";
 import { setLanguage, show } from "./screens.js";
 import { net, speech } from "./services.js";
-import { lobbyScope, newId, saveToken, state } from "./state.js";
+import { LOBBY_PEOPLE, lobbyScope, newId, saveToken, state } from "./state.js";
 
 const $ = (id) => document.getElementById(id);
 
@@ -32,9 +32,11 @@ export function renderConnStatus() {
   conn.classList.toggle("offline", state.connection === "offline");
 }
 
-// Every login (a guest, an account, the remembered token) and a new account say which tables the lobby lists.
+// Every login (a guest, an account, the remembered token) and a new account say which tables the lobby lists,
+// and that a busy room may count its people instead of listing them.
 export function login(fields) {
-  net.send({ type: "login", protocol: 3, lang: lang(), lobby_tables: lobbyScope(), id: newId(), ...fields });
+  net.send({ type: "login", protocol: 3, lang: lang(), lobby_tables: lobbyScope(), lobby_people: LOBBY_PEOPLE,
+             id: newId(), ...fields });
 }
 
 export function logout() {
@@ -57,7 +59,7 @@ export function wireSignin() {
     login({ username: $("account-username").value.trim(), password: $("account-password").value });
   });
   $("register-button").addEventListener("click", () => {
-    net.send({ type: "register", protocol: 3, lang: lang(), lobby_tables: lobbyScope(),
+    net.send({ type: "register", protocol: 3, lang: lang(), lobby_tables: lobbyScope(), lobby_people: LOBBY_PEOPLE,
                username: $("account-username").value.trim(), password: $("account-password").value, id: newId() });
   });
   $("signin-lang").addEventListener("change", (event) => setLanguage(event.target.value));

@@ -41,6 +41,14 @@ export function lobbyScope() {
   return state.prefs.lobbyTables === "all" ? "all" : "open";
 }
 
+// Who the lobby lists, sent at every login: "auto", everyone while the room is small, their count in a busy room.
+export const LOBBY_PEOPLE = "auto";
+
+// Whether the room counts its people instead of listing them (a busy room, docs/web.md): then names are typed.
+export function peopleCounted() {
+  return state.lobby.people === "counted";
+}
+
 export function loadToken() {
   try {
     return localStorage.getItem(TOKEN_KEY);
@@ -65,7 +73,10 @@ export const state = {
   user: null,
   token: loadToken(),
   // inPlay: the room's in_play, how many public tables are in play (an open lobby's; 0 when it lists them all).
-  lobby: { users: [], tables: new Map(), inPlay: 0 },
+  // online: how many people are online, the player among them (the room's count, null before its first lobby);
+  // people: "listed" (users is everyone, kept up to date) or "counted" (a busy room: users is empty, or the list
+  // the player asked for with "List everyone online", as it was then; peopleAsked is that request's id).
+  lobby: { users: [], tables: new Map(), inPlay: 0, online: null, people: null, peopleAsked: null },
   followingLobby: true, // the room sends the lobby's changes (protocol 2: not while we show a table)
   table: null, // {id, info, you, view, legal, to_act, deadline, standings}
   lastSeq: {}, // table id -> last journal seq received
