@@ -128,6 +128,9 @@ def test_a_room_past_its_limit_counts_its_people_for_who_asked_and_lists_them_on
         # Asking for everyone again: the list, and every coming and going.
         every = looker.request(type="lobby", people="all")
         assert [u["name"] for u in every["users"]] == ["Anna", "Boris", "Looker"] and "online" not in every
+        # A refused login changes nothing, not even the lobby it asked for.
+        refused = looker.request(type="login", username="nobody", password="wrong", lobby_people="auto")
+        assert refused["code"] == "login_failed"
         anna.leave()
         gone = looker.wait(lambda m: bool(m["presence"]), type="lobby_batch")
         assert [c["text"] for c in gone["presence"]] == ["Anna leaves the room."] and "online" not in gone

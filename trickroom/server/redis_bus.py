@@ -118,7 +118,7 @@ class RedisBus:
         for queue in self._queues.values():
             queue.put_nowait(None)
         with contextlib.suppress(Exception):
-            await self.pubsub.aclose()  # type: ignore[no-untyped-call]
+            await self.pubsub.aclose()  # type: ignore[no-untyped-call, unused-ignore]  # typed from redis 8
 
 
 def _text(value: Any) -> str:

@@ -122,11 +122,20 @@ class FrontDoor:
             conn.preferences["lang"] = msg.lang
         if msg.protocol is not None and msg.protocol not in PROTOCOLS:
             raise ProtocolError("bad_protocol", version=PROTOCOL_VERSION)
+        # A refused login changes nothing: a signed-in connection keeps its protocol and its lobby's scopes.
+        kept = conn.protocol, conn.lobby_tables, conn.lobby_people
         conn.protocol = msg.protocol or 1
         if msg.lobby_tables is not None:
             conn.lobby_tables = msg.lobby_tables
         if msg.lobby_people is not None:
             conn.lobby_people = msg.lobby_people
+        try:
+            await self.sign_in(conn, msg)
+        except ProtocolError:
+            conn.protocol, conn.lobby_tables, conn.lobby_people = kept
+            raise
+
+    async def sign_in(self, conn: Connection, msg: Login | Register) -> None:
         if isinstance(msg, Register):
             await self.register(conn, clean_name(msg.username), msg.password, msg.id)
         elif msg.token:
