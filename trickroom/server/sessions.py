@@ -122,7 +122,7 @@ class FrontDoor:
             conn.preferences["lang"] = msg.lang
         if msg.protocol is not None and msg.protocol not in PROTOCOLS:
             raise ProtocolError("bad_protocol", version=PROTOCOL_VERSION)
-        # A refused login changes nothing: a signed-in connection keeps its protocol and its lobby's scopes.
+        # A refused login leaves a signed-in connection its protocol and its lobby's scopes (lang: the error's).
         kept = conn.protocol, conn.lobby_tables, conn.lobby_people
         conn.protocol = msg.protocol or 1
         if msg.lobby_tables is not None:
