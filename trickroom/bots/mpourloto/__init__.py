@@ -6,7 +6,7 @@ import random
 from collections.abc import Sequence
 from typing import Any
 
-from trickroom.bots.mpourloto import policy, rollout
+from trickroom.bots.mpourloto import inference, policy, rollout
 from trickroom.bots.mpourloto.memory import remember, sample_hidden
 from trickroom.bots.search import Budget, SearchResult, flat_search
 from trickroom.games import Event, Game, Match, ends_a_hand
@@ -60,6 +60,7 @@ LIGHT_PLAYOUTS = True
 # The search's best move replaces the normal level's only when it leads by this many standard errors
 # (search.flat_search): with the few worlds of a loaded machine, the heuristic's choice beat the noisy best mean.
 CONFIDENCE = 1.0
+READ_PLAYS = True  # weigh card-play worlds by the others' recent choices (inference.py)
 BID_RESAMPLES = 12  # tries for a world whose hands explain the bids heard; then any world will do
 
 
@@ -86,10 +87,24 @@ def hard_search(game: Game, seat: int, view: dict[str, Any], events: Sequence[Ev
     if view["phase"] == "melds" or view["phase"] == "exchange":
         return SearchResult(fallback, 0)  # declaring every meld and always exchanging are never worse
 
+    # In card play, worlds are weighed by how well they explain the others' recent choices (inference.py).
+    plays = inference.read_plays(view, events) if READ_PLAYS and view["phase"] == "play" else None
+
+    def sample_play(sample_rng: random.Random) -> dict[str, Any] | None:
+        hidden = sample_hidden(memory, sample_rng)
+        if plays is None or not plays.plays:
+            return hidden
+        for _ in range(inference.TRIES - 1):
+            chance = sample_rng.random()
+            if hidden is None or chance < plays.weight(hidden["hands"], floor=chance):
+                break
+            hidden = sample_hidden(memory, sample_rng)
+        return hidden
+
     if view["phase"] == "play" and LIGHT_PLAYOUTS:
         # Card play: the light simulator (rollout.py), which ends every hand as the engine does, faster.
         def sample_light(sample_rng: random.Random) -> rollout.PlayWorld | None:
-            hidden = sample_hidden(memory, sample_rng)
+            hidden = sample_play(sample_rng)
             return None if hidden is None else rollout.PlayWorld(view, hidden)
 
         def evaluate_light(world: rollout.PlayWorld, action: str, _rng: random.Random) -> float:
@@ -99,7 +114,7 @@ def hard_search(game: Game, seat: int, view: dict[str, Any], events: Sequence[Ev
                            confidence=CONFIDENCE)
 
     def sample(sample_rng: random.Random) -> Match | None:
-        hidden = sample_hidden(memory, sample_rng)
+        hidden = sample_play(sample_rng)
         for _ in range(BID_RESAMPLES):
             if hidden is None or bids_fit(view, hidden):
                 break

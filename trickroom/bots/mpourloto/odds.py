@@ -43,6 +43,16 @@ class Odds:
             for s in holders:
                 self.p[s][card] = free[s] / places
 
+    def without(self, cards: Iterable[str]) -> Odds:
+        """The same odds for a seat that also holds ``cards``: each unseen card's chances do not depend on the
+        other unseen cards, so only the list of unseen cards changes (a reading of many possible hands at one
+        past play builds the odds once). Not for a hand with a card ``known`` elsewhere."""
+        held = set(cards)
+        twin = object.__new__(Odds)
+        twin.trumps, twin.p = self.trumps, self.p
+        twin.unseen = [c for c in self.unseen if c not in held]
+        return twin
+
     def holds_any(self, seat: int, cards: Iterable[str]) -> float:
         """The chance that ``seat`` holds at least one of ``cards``."""
         chances = self.p.get(seat, {})

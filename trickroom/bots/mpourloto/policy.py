@@ -78,8 +78,9 @@ def meld_or_done(legal: Sequence[str]) -> str:
 
 
 def play(view: dict[str, Any], legal_cards: Sequence[str],
-         forbidden: dict[int, set[str]] | None = None) -> str:
-    """The card to play, from ``legal_cards`` (already filtered by the obligations)."""
+         forbidden: dict[int, set[str]] | None = None, odds: Odds | None = None) -> str:
+    """The card to play, from ``legal_cards`` (already filtered by the obligations). ``odds``: the view's
+    ``Odds`` with ``forbidden``, when the caller has them already (they are built only when needed)."""
     if len(legal_cards) == 1:
         return legal_cards[0]
     seat = int(view["seat"])
@@ -106,7 +107,7 @@ def play(view: dict[str, Any], legal_cards: Sequence[str],
         return points[card] + keep, power[card]
 
     if not trick:
-        return _lead(view, hand, legal_cards, outstanding, is_master, forbidden)
+        return _lead(view, hand, legal_cards, outstanding, is_master, forbidden, odds)
     led = trick[0][1][1]
     win_seat, win_power = -1, -1
     for s, c in trick:
@@ -118,7 +119,7 @@ def play(view: dict[str, Any], legal_cards: Sequence[str],
         if win_seat == partner_of(seat):
             return _gift(legal_cards, trumps)
         return min(winners, key=cheap) if winners else min(legal_cards, key=cheap)
-    odds = Odds(view, forbidden)
+    odds = odds or Odds(view, forbidden)
     opponents_after = [(seat + k) & 3 for k in range(1, 4 - len(trick)) if team_of((seat + k) & 3) != team_of(seat)]
     if win_seat == partner_of(seat):
         winning_card = next(c for s, c in trick if s == win_seat)
@@ -153,7 +154,7 @@ def _trumps_out(trumps: str, outstanding: AbstractSet[str]) -> bool:
 
 
 def _lead(view: dict[str, Any], hand: list[str], legal: Sequence[str], outstanding: AbstractSet[str],
-          is_master: Callable[[str], bool], forbidden: dict[int, set[str]] | None) -> str:
+          is_master: Callable[[str], bool], forbidden: dict[int, set[str]] | None, odds: Odds | None) -> str:
     seat, trumps = int(view["seat"]), view["trumps"]
     power, points = POWER[trumps], POINTS[trumps]
     my_trumps = [c for c in legal if c[1] == trumps]
@@ -168,7 +169,7 @@ def _lead(view: dict[str, Any], hand: list[str], legal: Sequence[str], outstandi
     plain_masters = [c for c in legal if c[1] != trumps and is_master(c)]
     if plain_masters:
         if trumps_out:
-            odds = Odds(view, forbidden)
+            odds = odds or Odds(view, forbidden)
             opponents = TEAMS[1 - team_of(seat)]
             plain_masters = [c for c in plain_masters if odds.holds(c, c[1], opponents) >= CASH_MASTER]
         if plain_masters:
