@@ -9,7 +9,6 @@ import json
 from pathlib import Path
 from typing import Any, cast
 
-import pytest
 from server_helpers import Client, room_on
 from test_lobby_batches import Clock, FakeRoom, connect, heard, settle
 
@@ -104,34 +103,6 @@ def test_a_busy_room_stops_announcing_arrivals_to_an_auto_lobby_and_starts_again
         await batch(("g8", "Eva", True))
         [told] = heard(vera)
         assert ([c["user"]["name"] for c in told["presence"]], told["online"]) == (["Eva"], 3)
-
-    asyncio.run(scenario())
-
-
-def test_a_busy_room_sends_its_batches_less_often_and_a_quiet_room_as_often_as_before() -> None:
-    async def scenario() -> None:
-        settings = Settings(lobby_batch_seconds=0.3, lobby_busy_batch_seconds=1.0, lobby_people_limit=3)
-        room, clock = FakeRoom(settings=settings), Clock()
-        lobby = Lobby(cast(Room, room), clock=lambda: clock.now, sleep=clock.sleep)
-        vera = auto(room, "g2", "Vera")
-
-        async def burst(*changes: tuple[str, str, bool]) -> list[float]:
-            """The changes right after a batch: how long the lobby waited before the next one."""
-            clock.slept.clear()
-            for uid, name, online in changes:
-                await lobby.on_lobby(presence_change(person(uid, name), online))
-            await settle()
-            return clock.slept
-
-        await burst(("g2", "Vera", True))  # the first change after a quiet time goes out at once
-        assert await burst(("g3", "Gleb", True)) == [pytest.approx(0.3)]
-        # This batch makes the room busy; the next ones wait longer.
-        assert await burst(("g4", "Dora", True), ("g5", "Anna", True)) == [pytest.approx(0.3)]
-        assert heard(vera)[-1]["people"] == "counted"
-        assert await burst(("g6", "Boris", True)) == [pytest.approx(1.0)]
-        assert await burst(("g6", "Boris", False), ("g5", "Anna", False), ("g4", "Dora", False)) == [pytest.approx(1.0)]
-        assert heard(vera)[-1]["people"] == "listed"  # quiet again: every 0.3 s
-        assert await burst(("g7", "Eva", True)) == [pytest.approx(0.3)]
 
     asyncio.run(scenario())
 

@@ -387,20 +387,11 @@ class Lobby:
 
     # Batches: the lobby's changes, gathered
 
-    def batch_seconds(self) -> float:
-        """The time between two batches: ``lobby_batch_seconds``, or in a busy room (the one whose people an
-        "auto" lobby counts) ``lobby_busy_batch_seconds`` if longer. 0: batching is off."""
-        settings = self.room.settings
-        if settings.lobby_batch_seconds <= 0 or self.people_listed:
-            return settings.lobby_batch_seconds
-        return max(settings.lobby_batch_seconds, settings.lobby_busy_batch_seconds)
-
     async def batch_soon(self) -> None:
-        """Send the pending changes at once if the last batch went out ``batch_seconds`` ago (or batching is
-        off), else when that time has passed: one task waits for it, however many changes come meanwhile."""
-        interval = self.batch_seconds()
-        wait = self.last_batch + interval - self.clock()
-        if interval <= 0:
+        """Send the pending changes at once if the last batch went out ``lobby_batch_seconds`` ago (or batching
+        is off), else when that time has passed: one task waits for it, however many changes come meanwhile."""
+        wait = self.last_batch + self.room.settings.lobby_batch_seconds - self.clock()
+        if self.room.settings.lobby_batch_seconds <= 0:
             self.flush()
         elif self.batcher is None or self.batcher.done():
             self.batcher = asyncio.get_running_loop().create_task(self.flush_after(max(0.0, wait)))

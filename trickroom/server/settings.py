@@ -36,9 +36,6 @@ class Settings(BaseSettings):
     # Above this many people online, a lobby that asked for it ("auto") counts them instead of listing them and
     # hearing each come and go; it lists them again below nine tenths of it (0: always listed).
     lobby_people_limit: int = 250
-    # In a busy room (past that limit) the batches go at most this often: every batch is a frame to everyone in the
-    # lobby, many of them only to say the new count of people online (docs/performance.md).
-    lobby_busy_batch_seconds: float = 1.0
     session_days: int = 30
     # The front door (docs/security.md): limits on guessing, and how long a guest's name waits for them.
     login_free_failures: int = 5  # wrong passwords for one account from one address before it backs off
