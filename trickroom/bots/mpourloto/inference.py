@@ -21,10 +21,11 @@ from typing import Any
 
 from trickroom.bots.history import current_hand_events
 from trickroom.bots.mpourloto import policy
+from trickroom.bots.mpourloto.memory import plays_seen
 from trickroom.bots.mpourloto.odds import Odds
 from trickroom.games import Event
 from trickroom.games.mpourloto import Mpourloto
-from trickroom.games.mpourloto.rules import TRICKS, card_power, legal_plays, partner_of, sort_hand
+from trickroom.games.mpourloto.rules import TRICKS, legal_plays, sort_hand
 
 MISMATCH = 0.2  # relative weight of a world in which a recorded play is not the normal level's choice
 RECENT = 3  # plays read back per player
@@ -93,38 +94,18 @@ def read_plays(view: dict[str, Any], events: Sequence[Event]) -> Inference:
     played: list[str] = []
     counts = [0, 0, 0, 0]
     forbidden: dict[int, set[str]] = {s: set() for s in range(4)}
-    trick: list[tuple[int, str]] = []
-    win_seat, win_power = -1, -1
     recorded: list[Play] = []
-    for event in current_hand_events(events):
-        kind = event.get("type")
-        if kind == "trick":
-            trick, win_seat, win_power = [], -1, -1
-            continue
-        if kind != "play":
-            continue
-        player, card = int(event["seat"]), str(event["card"])
-        partner_winning = relief and bool(trick) and win_seat == partner_of(player)
+    for seen in plays_seen(current_hand_events(events), trumps, relief):
+        player, card = seen.seat, seen.card
         if player != seat:
             snapshot = {s: set(cards) for s, cards in forbidden.items() if cards}
-            recorded.append(Play(player, card, [], list(trick), list(played), [TRICKS - n for n in counts],
-                                 win_power, partner_winning, snapshot))
-        if trick:
-            # As memory.py, for every seat (this one's plays too: the others read them): every card that would
-            # have been legal instead of this one, had the player held it, is one they cannot hold.
-            gone = set(played) | {card}
-            for other in Mpourloto.deck:
-                if other not in gone and card not in legal_plays([card, other], trick, trumps, win_power,
-                                                                 partner_winning):
-                    forbidden[player].add(other)
+            recorded.append(Play(player, card, [], seen.trick, list(played), [TRICKS - n for n in counts],
+                                 seen.win_power, seen.partner_winning, snapshot))
+        # As memory.py, for every seat (this one's plays too: the others read them).
+        forbidden[player] |= seen.rules_out((c for c in Mpourloto.deck if c not in played and c != card), trumps)
         for earlier in recorded:
             if earlier.seat == player:
                 earlier.since.append(card)
-        led = trick[0][1][1] if trick else card[1]
-        power = card_power(card, trumps, led)
-        if power > win_power:
-            win_seat, win_power = player, power
-        trick.append((player, card))
         played.append(card)
         counts[player] += 1
     kept: dict[int, int] = {}

@@ -11,7 +11,7 @@ included.
 from __future__ import annotations
 
 import random
-from collections.abc import Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -66,12 +66,27 @@ def remember(view: dict[str, Any], events: Sequence[Event]) -> Memory:
     return memory
 
 
-def _infer_voids(memory: Memory, view: dict[str, Any], hand_events: Sequence[Event]) -> None:
-    trumps = view["trumps"]
-    if trumps is None:
-        return
-    relief = bool(view["options"].get("partner_relief", False))
-    unseen_now = set(memory.unseen)
+@dataclass
+class PlaySeen:
+    """A card played in the current hand, with the position it was played in (public)."""
+
+    seat: int
+    card: str
+    trick: list[tuple[int, str]]  # the trick before the play
+    win_power: int  # card_power of the card winning the trick before the play (-1: a lead)
+    partner_winning: bool  # partner relief applies: the option is on and the player's partner holds the trick
+
+    def rules_out(self, candidates: Iterable[str], trumps: str) -> set[str]:
+        """The ``candidates`` the player cannot hold (M8, by the engine's own ``legal_plays``): every card that
+        would have been a legal play, had they held it, while the card they played would not have been."""
+        if not self.trick:
+            return set()
+        return {other for other in candidates if self.card not in legal_plays(
+            [self.card, other], self.trick, trumps, self.win_power, self.partner_winning)}
+
+
+def plays_seen(hand_events: Sequence[Event], trumps: str, relief: bool) -> Iterator[PlaySeen]:
+    """The plays of the current hand in order, each in its position."""
     trick: list[tuple[int, str]] = []
     win_seat, win_power = -1, -1
     for event in hand_events:
@@ -82,16 +97,23 @@ def _infer_voids(memory: Memory, view: dict[str, Any], hand_events: Sequence[Eve
         if kind != "play":
             continue
         player, card = int(event["seat"]), str(event["card"])
-        if trick and player != memory.seat:
-            partner_winning = relief and win_seat == partner_of(player)
-            for other in unseen_now:
-                if card not in legal_plays([card, other], trick, trumps, win_power, partner_winning):
-                    memory.forbidden[player].add(other)
+        yield PlaySeen(player, card, list(trick), win_power, relief and bool(trick) and win_seat == partner_of(player))
         led = trick[0][1][1] if trick else card[1]
         power = card_power(card, trumps, led)
         if power > win_power:
             win_seat, win_power = player, power
         trick.append((player, card))
+
+
+def _infer_voids(memory: Memory, view: dict[str, Any], hand_events: Sequence[Event]) -> None:
+    trumps = view["trumps"]
+    if trumps is None:
+        return
+    relief = bool(view["options"].get("partner_relief", False))
+    unseen_now = set(memory.unseen)
+    for play in plays_seen(hand_events, trumps, relief):
+        if play.seat != memory.seat:
+            memory.forbidden[play.seat] |= play.rules_out(unseen_now, trumps)
 
 
 def sample_hidden(memory: Memory, rng: random.Random) -> dict[str, Any] | None:
