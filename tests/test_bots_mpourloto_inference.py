@@ -57,7 +57,7 @@ def test_a_low_lead_says_no_master_trump() -> None:
     assert [(p.seat, p.card) for p in plays.plays] == [(1, "7S")]
     assert plays.weight({1: match.view(1)["hand"]}) == MISMATCH
     assert plays.weight({1: ["8S", "9S", "JS", "7D", "8D", "7C", "8C"]}) == 1.0
-    # Reading stops once the weight is at its floor: the same answer for a sampler that rejects below it.
+    # With a floor above it, a world with one mismatch still reads as one mismatch (the sampler rejects it).
     assert plays.weight({1: match.view(1)["hand"]}, floor=0.5) == MISMATCH
 
 
