@@ -43,3 +43,17 @@ def test_shuffle_is_deterministic_per_seed_and_deal() -> None:
 def test_card_labels() -> None:
     assert cards.card_label("TH", symbols=True) == "10♥"
     assert cards.card_label("QS") == "QS"
+
+
+@pytest.mark.parametrize(("game", "deck"), [("bura", cards.DECK_36), ("mpourloto", cards.DECK_32)])
+def test_a_prearranged_deck_must_hold_every_card_of_the_game_once(game: str, deck: tuple[str, ...]) -> None:
+    from trickroom.games import load_game
+
+    spelled = ["10" + card[1].lower() if card[0] == "T" else card for card in deck]
+    match = load_game(game).new_match(seed=1, decks=[spelled])  # any spelling parse_card reads
+    assert match.decks == [list(deck)]  # type: ignore[attr-defined]
+    with pytest.raises(ValueError, match="Deck 2 must hold each of the"):
+        load_game(game).new_match(seed=1, decks=[list(deck), [*deck[1:], deck[2]]])
+    with pytest.raises(ValueError, match="Deck 1: "):
+        load_game(game).new_match(seed=1, decks=[["ZZ", *deck[1:]]])
+    assert cards.checked_deck(list(reversed(deck)), deck, 0) == list(reversed(deck))

@@ -61,6 +61,18 @@ def parse_cards(text: str | Iterable[str]) -> list[str]:
     return [parse_card(p) for p in parts]
 
 
+def checked_deck(deck: Any, full: Sequence[str], number: int) -> list[str]:
+    """A prearranged deck (deal ``number``, from 0) as canonical codes; ValueError unless it holds each card of
+    ``full`` exactly once."""
+    try:
+        codes = parse_cards(deck)
+    except CardError as error:
+        raise ValueError(f"Deck {number + 1}: {error}") from None
+    if sorted(codes) != sorted(full):
+        raise ValueError(f"Deck {number + 1} must hold each of the {len(full)} cards exactly once.")
+    return codes
+
+
 def parse_suit(text: str) -> str:
     """Return the suit letter for ``S``, ``spades``, ``♠`` and the like, or raise :class:`CardError`."""
     raw = text.strip()

@@ -1,11 +1,11 @@
 """What a seat may say in a Bura match, checked before anything changes: an action as its canonical form, or an
-:class:`~trickroom.games.base.IllegalAction` that says why not (with a catalog key for every language); and a
-prearranged deck. Apart from :mod:`trickroom.games.bura.match`, which calls them for what its fast paths do
+:class:`~trickroom.games.base.IllegalAction` that says why not (with a catalog key for every language). Apart
+from :mod:`trickroom.games.bura.match`, which calls them for what its fast paths do
 not recognise."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from trickroom import cards
 from trickroom.games.base import IllegalAction
@@ -85,14 +85,3 @@ def _check_play(match: BuraMatch, seat: int, rest: list[str]) -> str:
         raise IllegalAction(f"You must play exactly {count} card{'s' if count > 1 else ''}, as many as were led.",
                             key="illegal.bura.count", count=count)
     raise IllegalAction("A lead is one, two or three cards of one suit.", key="illegal.bura.lead")
-
-
-def checked_deck(deck: Any, number: int) -> list[str]:
-    """A prearranged deck as canonical codes; ValueError unless it is the 36 cards, each once."""
-    try:
-        codes = cards.parse_cards(deck)
-    except cards.CardError as error:
-        raise ValueError(f"Deck {number + 1}: {error}") from None
-    if sorted(codes) != sorted(cards.DECK_36):
-        raise ValueError(f"Deck {number + 1} must hold each of the 36 cards exactly once.")
-    return codes

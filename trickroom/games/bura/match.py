@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Any
 
 from trickroom import cards
 from trickroom.games.base import JSON, Event, Match
-from trickroom.games.bura.checks import check_action, checked_deck
+from trickroom.games.bura.checks import check_action
 from trickroom.games.bura.tables import (
     ANSWERS,
     BEATS,
@@ -50,7 +50,7 @@ class BuraMatch(Match):
 
     def __init__(self, game: Bura, seed: int | None = None, decks: Any = None) -> None:
         self._init_state(game, cards.new_seed() if seed is None else int(seed))
-        self.decks = [checked_deck(deck, k) for k, deck in enumerate(decks or [])]
+        self.decks = [cards.checked_deck(deck, cards.DECK_36, k) for k, deck in enumerate(decks or [])]
         events: list[Event] = []
         self._start_hand(events)
         self.events.extend(events)

@@ -15,6 +15,7 @@ from trickroom.cards import (
     RANKS,
     SUITS,
     CardError,
+    checked_deck,
     deal_rng,
     parse_card,
     parse_cards,
@@ -40,14 +41,6 @@ BIDDING1_ACTIONS = ("accept", "pass")
 BIDDING2_ACTIONS = (*(f"name {suit}" for suit in SUITS), "pass")
 EXCHANGE_ACTIONS = ("exchange", "keep")
 DONE = "done"  # no more melds to declare
-
-
-def check_deck(deck: Sequence[str]) -> list[str]:
-    """A prearranged deck as canonical codes; it must hold each of the 32 cards once."""
-    cards = [parse_card(c) for c in deck]
-    if sorted(cards) != sorted(DECK_32):
-        raise ValueError("A Mpourloto deck must hold each of the 32 cards (A K Q J T 9 8 7 of each suit) once.")
-    return cards
 
 
 class MpourlotoMatch(Match):
@@ -83,7 +76,7 @@ class MpourlotoMatch(Match):
         self.relief: bool = bool(game.options["partner_relief"])
         self.target: int = int(game.options["target"])
         self.seed = seed
-        self.decks = [check_deck(d) for d in decks]
+        self.decks = [checked_deck(d, DECK_32, k) for k, d in enumerate(decks)]
         self.actions = []
         self.events = []
         self.scores = [0, 0]
@@ -536,7 +529,7 @@ class MpourlotoMatch(Match):
         match.relief = bool(game.options["partner_relief"])
         match.target = int(game.options["target"])
         match.seed = int(hidden.get("seed", 0))
-        match.decks = [check_deck(d) for d in hidden.get("decks", ())]
+        match.decks = [checked_deck(d, DECK_32, k) for k, d in enumerate(hidden.get("decks", ()))]
         match.actions, match.events, match.results = [], [], []
         match.scores = list(view["scores"])
         match.extra_left = int(view["extra_hands_left"])
