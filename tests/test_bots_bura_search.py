@@ -8,13 +8,23 @@ from typing import Any
 
 import pytest
 
-from trickroom.bots.bura import normal_action
+from trickroom.bots.bura import normal_action, playout_tables
 from trickroom.bots.bura.inference import MISMATCH, read_moves
 from trickroom.bots.bura.memory import remember, sample_hidden
 from trickroom.bots.bura.policy import choose_play
-from trickroom.bots.bura.rollout import NOBODY, Playout, card_mask, heuristic_choice
+from trickroom.bots.bura.rollout import (
+    NOBODY,
+    NORMAL,
+    Playout,
+    Tables,
+    card_mask,
+    dealt_playout,
+    heuristic_choice,
+    self_play_share,
+)
 from trickroom.bots.bura.tree import tree_search
 from trickroom.bots.search import Budget
+from trickroom.cards import deal_rng, shuffled
 from trickroom.games import Game, Match, events_for, load_game
 from trickroom.games.bura.tables import CODES
 
@@ -110,6 +120,35 @@ def test_the_normal_heuristic_knows_that_the_ten_beats_the_king() -> None:
     assert choose_play(["TH", "6C", "7D"], plays, trick, 0, [0, 0], {"AS"}, "S", 0) == 0
 
 
+def test_a_dealt_playout_plays_the_hand_the_engine_plays() -> None:
+    """Self-play on the simulator from a fresh deal ends as the engine's hand between normal bots."""
+    game = load_game("bura", players=2)
+    for index in range(12):
+        deck = shuffled(list(CODES), deal_rng(index, 0))
+        match = game.new_match(seed=0, decks=[deck])
+        if match.to_act == [0, 1]:  # an announcement pause: the simulator has everyone announce, as normal does
+            match.apply(0, normal_action(game, 0, match.view(0), events_for(match.events, 0), match.legal_actions(0),
+                                         random.Random(0)))
+        seat = match.to_act[0]
+        action = normal_action(game, seat, match.view(seat), events_for(match.events, seat),
+                               match.legal_actions(seat), random.Random(0))
+        assert dealt_playout(game, deck).play_all() == _engine_winner(game, match, seat, action), index
+
+
+def test_the_hard_levels_playout_policy_beats_the_normal_heuristic_in_self_play() -> None:
+    """The tuned weights (bench/bura_playouts.py) win more of the same duplicate decks than the normal level's
+    weights do; the same weights against themselves win exactly half."""
+    game = load_game("bura", players=2)
+
+    def share(mine: Tables, theirs: Tables) -> float:
+        decks = [shuffled(list(CODES), deal_rng(index, 0)) for index in range(300)]
+        return sum(self_play_share(game, deck, mine, theirs) for deck in decks) / len(decks)
+
+    assert share(NORMAL, NORMAL) == 0.5
+    assert share(playout_tables(2, "classic"), NORMAL) > 0.53
+    assert playout_tables(3, "classic") is playout_tables(2, "moscow") is NORMAL  # tuned for two, classic
+
+
 # --- reading the other hands (inference.py) and the tree search (tree.py) ------------------------------------
 
 def _normal_positions(players: int, seeds: range) -> list[tuple[Match, int, dict[str, Any], list[Any]]]:
@@ -163,6 +202,22 @@ def test_a_player_who_did_not_announce_holds_no_combination() -> None:
     assert moves.weight({0: ["6S", "7H", "8D"]}) == 1.0
     assert moves.weight({0: ["6S", "7S", "8S"]}) == MISMATCH  # a molodka would have been announced
     assert moves.weight({0: ["6H", "AH", "8H"]}) == MISMATCH  # nor a bura
+
+
+def test_the_trees_model_of_the_others_is_the_normal_level_whatever_the_playouts_play() -> None:
+    same_model = differing_playouts = 0
+    for match, seat, view, events in _normal_positions(2, range(8)):
+        hidden, played = _true_hidden(match, seat, view, events)
+        legal = match.legal_actions(seat)
+        normal = normal_action(match.game, seat, view, events, legal, random.Random(0))  # type: ignore[attr-defined]
+        if normal == "claim":
+            continue
+        tuned, plain = Playout(view, hidden, played, playout_tables(2, "classic")), Playout(view, hidden, played)
+        assert "play " + " ".join(tuned.choose(seat)) == normal
+        same_model += 1
+        differing_playouts += any(tuned.run(a) != plain.run(a) for a in legal if a != "claim")
+    assert same_model > 20
+    assert differing_playouts > 0  # the playouts themselves do play differently
 
 
 def test_tree_search_counts_every_iteration_and_is_reproducible() -> None:

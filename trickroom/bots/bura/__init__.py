@@ -8,8 +8,8 @@ from typing import Any
 
 from trickroom.bots.bura.inference import TRIES, read_moves
 from trickroom.bots.bura.memory import CLAIM_TARGET, Memory, card_points, remember, sample_hidden
-from trickroom.bots.bura.policy import choose_play
-from trickroom.bots.bura.rollout import Playout
+from trickroom.bots.bura.policy import Weights, choose_play
+from trickroom.bots.bura.rollout import NORMAL, Playout, Tables
 from trickroom.bots.bura.tree import tree_search
 from trickroom.bots.search import Budget, SearchResult
 from trickroom.games import Event, Game
@@ -18,6 +18,21 @@ from trickroom.games.bura.tables import CLAIM
 EASY_RANDOM_PLAY = 0.2  # how often the easy level plays any cards without thinking
 EASY_OVERCOUNT = 0.12  # hands in which the easy level believes it has more points than it has
 EASY_UNDERCOUNT = 0.10  # ... fewer
+
+# The hard level's playouts: the normal level's heuristic, with weights tuned by self-play for the tables where
+# they were tuned and measured (bench/bura_playouts.py; docs/bots.md, "Issue 18 on 2026-12-05"): two players,
+# classic. Other tables play out with the normal level's weights. The tree still expects the others to answer as
+# the normal level does (Playout.choose), and the normal level keeps its own weights: with the tuned weights for
+# both, the hard level did worse against ISMCTS (49.8% against 53.1%, the same 400 decks).
+PLAYOUT_WEIGHTS: dict[tuple[int, str], Weights] = {
+    (2, "classic"): Weights(throw_points=3.75, lost_extra=0.0, lead_spent=1.5, trump_keep=8.0, long_lead=4.0),
+}
+_PLAYOUT_TABLES = {table: Tables(weights) for table, weights in PLAYOUT_WEIGHTS.items()}
+
+
+def playout_tables(players: int, preset: str) -> Tables:
+    """The hard level's playout policy at a table of ``players`` playing ``preset``."""
+    return _PLAYOUT_TABLES.get((players, preset), NORMAL)
 
 
 def _plays(legal: Sequence[str]) -> list[str]:
@@ -156,6 +171,7 @@ def hard_search(game: Game, seat: int, view: dict[str, Any], events: Sequence[Ev
     played = set(memory.played)
 
     moves = read_moves(view, events)
+    tables = playout_tables(int(view["players"]), str(view["options"].get("preset", "classic")))
 
     def sample(sample_rng: random.Random) -> Playout | None:
         hidden = sample_hidden(memory, sample_rng)
@@ -163,7 +179,7 @@ def hard_search(game: Game, seat: int, view: dict[str, Any], events: Sequence[Ev
             if hidden is None or sample_rng.random() < moves.weight(hidden["hands"]):
                 break
             hidden = sample_hidden(memory, sample_rng)
-        # Every seat plays out with the normal level's heuristic.
-        return None if hidden is None else Playout(view, hidden, played)
+        # Every seat plays out with the tuned heuristic; in the tree the others answer as the normal level would.
+        return None if hidden is None else Playout(view, hidden, played, tables)
 
     return tree_search(actions, sample, seat, budget, rng, fallback, search_opponents=False)

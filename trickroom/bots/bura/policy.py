@@ -9,6 +9,7 @@ cards could beat each of its cards.
 from __future__ import annotations
 
 from collections.abc import Collection, Sequence
+from dataclasses import dataclass
 from functools import lru_cache
 from math import comb
 
@@ -51,11 +52,36 @@ def _miss_chance(total: int, beaters: int, held: int) -> float:
     return comb(total - beaters, held) / comb(total, held) if total - beaters >= held else 0.0
 
 
+@dataclass(frozen=True)
+class Weights:
+    """The heuristic's weights: the card points a losing player is expected to throw per card, what a lead risks
+    beyond its own points when it is beaten, how much of a lead's beating power counts as spent, the bonus per
+    extra card of a long lead, the value of deciding the hand, and the beating power kept by trumps, aces and
+    tens. The defaults are the normal level's; the hard level's playouts may use others (rollout.Tables)."""
+
+    decides: float = DECIDES
+    throw_points: float = 2.0
+    lost_extra: float = 4.0
+    lead_spent: float = 0.5
+    long_lead: float = 0.8
+    trump_keep: float = 3.0
+    trump_rank: float = 0.6
+    ace_keep: float = 2.0
+    ten_keep: float = 1.0
+
+    def keep(self, card: str, trump: str) -> float:
+        """Beating power lost when ``card`` leaves the hand (its points are counted separately)."""
+        if card[1] == trump:
+            return self.trump_keep + self.trump_rank * rank_index(card)
+        return {"A": self.ace_keep, "T": self.ten_keep}.get(card[0], 0.0)
+
+
+NORMAL_WEIGHTS = Weights()
+
+
 def keep_value(card: str, trump: str) -> float:
-    """Beating power lost when ``card`` leaves the hand (its points are counted separately)."""
-    if card[1] == trump:
-        return 3.0 + 0.6 * rank_index(card)
-    return {"A": 2.0, "T": 1.0}.get(card[0], 0.0)
+    """The normal level's beating power lost when ``card`` leaves the hand."""
+    return NORMAL_WEIGHTS.keep(card, trump)
 
 
 def beat_chance(play: Sequence[str], unseen: Collection[str], trump: str, cards_against: int) -> float:
@@ -86,18 +112,20 @@ def choose_play(hand: Sequence[str], plays: Sequence[Sequence[str]], trick: Sequ
 
 def score_play(play: Sequence[str], trick: Sequence[tuple[int, Sequence[str]]], seat: int, points: Sequence[int],
                unseen: Collection[str], trump: str, later_players: int, hand_size: int = 3) -> float:
+    weights = NORMAL_WEIGHTS
     own_points = sum(card_points(c) for c in play)
     spent = sum(keep_value(c, trump) for c in play)
     mine = points[seat]
     if not trick:
         # A lead: later players answer with as many cards; assume they throw about 2 points a card if they lose.
         chance = beat_chance(play, unseen, trump, hand_size * later_players)
-        pot = own_points + 2.0 * len(play) * later_players
-        score = (1 - chance) * pot - chance * (own_points + 4.0 * len(play)) - 0.5 * spent
+        pot = own_points + weights.throw_points * len(play) * later_players
+        lost = own_points + weights.lost_extra * len(play)
+        score = (1 - chance) * pot - chance * lost - weights.lead_spent * spent
         if mine + pot >= CLAIM_TARGET:
-            score += (1 - chance) * DECIDES
+            score += (1 - chance) * weights.decides
         # Long leads of cheap cards make the others spend or throw cards; they are worth a little extra.
-        score += 0.8 * (len(play) - 1) * (1 - chance)
+        score += weights.long_lead * (len(play) - 1) * (1 - chance)
         return score
     winner, winning = trick[0]
     for other, other_play in trick[1:]:
@@ -109,10 +137,10 @@ def score_play(play: Sequence[str], trick: Sequence[tuple[int, Sequence[str]]], 
         chance = beat_chance(play, unseen, trump, hand_size * later_players) if later_players else 0.0
         score = (1 - chance) * pot - chance * pot - spent
         if mine + pot >= CLAIM_TARGET:
-            score += (1 - chance) * DECIDES
+            score += (1 - chance) * weights.decides
         return score
     # Not beating: the points go to whoever wins the trick; throw cheap cards, keep trumps.
     score = -pot - spent
     if points[winner] + pot >= CLAIM_TARGET and not later_players:
-        score -= DECIDES
+        score -= weights.decides
     return score

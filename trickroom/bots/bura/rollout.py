@@ -16,8 +16,9 @@ from itertools import combinations
 from typing import Any
 
 from trickroom.bots.bura.memory import CLAIM_TARGET, card_points
-from trickroom.bots.bura.policy import DECIDES, _miss_chance, beats, keep_value
+from trickroom.bots.bura.policy import NORMAL_WEIGHTS, Weights, _miss_chance, beats
 from trickroom.cards import SUITS
+from trickroom.games import Game
 from trickroom.games.bura import tables
 from trickroom.games.bura.tables import BEATS, ID_OF, KINDS_CLASSIC, KINDS_MOSCOW, WINS_AT_ONCE, play_beats
 
@@ -31,16 +32,18 @@ _POINTS = {card: card_points(card) for card in ID_OF}
 
 
 class Tables:
-    """The heuristic's lookups per trump suit: keep values, beaters as bit masks, and which card beats which."""
+    """The heuristic's weights and lookups per trump suit: keep values, beaters as bit masks, and which card
+    beats which."""
 
-    def __init__(self, beats: Callable[[str, str, str], bool], keep: Callable[[str, str], float]) -> None:
-        self.keep = {trump: {card: keep(card, trump) for card in ID_OF} for trump in SUITS}
+    def __init__(self, weights: Weights, beats: Callable[[str, str, str], bool] = beats) -> None:
+        self.weights = weights
+        self.keep = {trump: {card: weights.keep(card, trump) for card in ID_OF} for trump in SUITS}
         self.beaters = {trump: {card: sum(_BIT[o] for o in ID_OF if beats(o, card, trump)) for card in ID_OF}
                         for trump in SUITS}
         self.beats = {trump: {(a, b): beats(a, b, trump) for a in ID_OF for b in ID_OF} for trump in SUITS}
 
 
-NORMAL = Tables(beats, keep_value)  # exactly the normal level's heuristic (policy.py)
+NORMAL = Tables(NORMAL_WEIGHTS)  # exactly the normal level's heuristic (policy.py)
 
 
 _FULL = (1 << len(ID_OF)) - 1
@@ -85,7 +88,8 @@ def combination(hand: Sequence[str], trump: str, moscow: bool) -> str | None:
 class Playout:
     """The rest of one hand from a seat's decision, in one sampled world. ``run(action)`` plays ``action`` for
     the deciding seat, then every seat (the deciding one too) by the heuristic until the hand is decided.
-    ``tables``: the heuristic's lookups; NORMAL (default) plays exactly like the normal level.
+    ``tables``: the heuristic's weights and lookups for the playouts; NORMAL (default) plays exactly like the
+    normal level. ``choose``, the tree's model of the others, is always the normal level's.
     """
 
     def __init__(self, view: Mapping[str, Any], hidden: Mapping[str, Any], played: set[str],
@@ -99,6 +103,7 @@ class Playout:
         self.trump_card: str | None = view["trump_card"]
         self.order = [s for s in range(self.n) if view["in_hand"][s]]
         self.next_seat = {s: self.order[(i + 1) % len(self.order)] for i, s in enumerate(self.order)}
+        self.seat_tables = {s: self.tables for s in self.order}  # a self-play may give each seat its own
         others = {int(k): v for k, v in hidden["hands"].items()}
         self.hands = {s: sorted_cards(view["hand"] if s == self.seat else others[s]) for s in self.order}
         self.stock: list[str] = list(hidden["stock"])
@@ -138,11 +143,15 @@ class Playout:
             return self._announcements({self.seat: action})
         return self._play(self.seat, action.split()[1:])
 
+    def play_all(self) -> int:
+        """Play the hand out in place with the heuristic for every seat, the deciding seat too (a self-play)."""
+        return self.finish(self._announcements({}) if self.announce else UNDECIDED)
+
     def finish(self, winner: int) -> int:
         """Play the hand out in place with the heuristic for every seat; the winner (NOBODY: no one)."""
         while winner == UNDECIDED:
             actor = self.actor()
-            winner = self._play(actor, self._choose(actor))
+            winner = self._play(actor, self._choose(actor, self.seat_tables[actor]))
         return winner
 
     # --- stepping, for a tree search -----------------------------------------------------------------------
@@ -162,14 +171,15 @@ class Playout:
         return lead_options(tuple(hand))
 
     def choose(self, actor: int) -> list[str]:
-        """The heuristic's play for ``actor`` in this world."""
-        return self._choose(actor)
+        """The normal level's play for ``actor`` in this world, whatever the playouts play: the tree's model of
+        how the others answer."""
+        return self._choose(actor, NORMAL)
 
     def play(self, actor: int, cards: Sequence[str]) -> int:
         """Play ``cards`` for ``actor`` in place: the winner, or UNDECIDED while the hand goes on."""
         return self._play(actor, list(cards))
 
-    def _choose(self, actor: int) -> list[str]:
+    def _choose(self, actor: int, tables: Tables) -> list[str]:
         hand = self.hands[actor]
         if self.trick:
             count = len(self.trick[0][1])
@@ -187,7 +197,7 @@ class Playout:
             unseen &= ~_BIT[self.trump_card]
         later = len(self.order) - len(self.trick) - 1
         return list(options[heuristic_choice(options, self.trick, actor, self.points, unseen, self.trump, later,
-                                             self.tables)])
+                                             tables)])
 
     def _play(self, actor: int, cards: list[str]) -> int:
         hand = self.hands[actor]
@@ -288,6 +298,7 @@ def heuristic_choice(plays: Sequence[Sequence[str]], trick: Sequence[tuple[int, 
     beaters = tables.beaters[trump]
     held = min(3 * later_players, total)
     mine = points[seat]
+    weights = tables.weights
 
     def beat_chance(play: Sequence[str]) -> float:
         if total == 0 or later_players <= 0:
@@ -303,11 +314,12 @@ def heuristic_choice(plays: Sequence[Sequence[str]], trick: Sequence[tuple[int, 
             own_points = sum([_POINTS[c] for c in play])
             spent = sum([keep[c] for c in play])
             chance = beat_chance(play)
-            pot = own_points + 2.0 * len(play) * later_players
-            score = (1 - chance) * pot - chance * (own_points + 4.0 * len(play)) - 0.5 * spent
+            pot = own_points + weights.throw_points * len(play) * later_players
+            lost = own_points + weights.lost_extra * len(play)
+            score = (1 - chance) * pot - chance * lost - weights.lead_spent * spent
             if mine + pot >= CLAIM_TARGET:
-                score += (1 - chance) * DECIDES
-            score += 0.8 * (len(play) - 1) * (1 - chance)
+                score += (1 - chance) * weights.decides
+            score += weights.long_lead * (len(play) - 1) * (1 - chance)
             if score > best_score:
                 best_index, best_score = index, score
         return best_index
@@ -325,11 +337,36 @@ def heuristic_choice(plays: Sequence[Sequence[str]], trick: Sequence[tuple[int, 
             chance = beat_chance(play) if later_players else 0.0
             score = (1 - chance) * pot - chance * pot - spent
             if mine + pot >= CLAIM_TARGET:
-                score += (1 - chance) * DECIDES
+                score += (1 - chance) * weights.decides
         else:
             score = -pot - spent
             if points[winner] + pot >= CLAIM_TARGET and not later_players:
-                score -= DECIDES
+                score -= weights.decides
         if score > best_score:
             best_index, best_score = index, score
     return best_index
+
+
+def dealt_playout(game: Game, deck: Sequence[str]) -> Playout:
+    """The first hand dealt from ``deck`` (card codes, top first) as a playout that knows every card: for
+    self-play between heuristics (bench/bura_playouts.py). The engine deals; the stock keeps the deck's order
+    with the face-up trump card last (B2, B3)."""
+    match = game.new_match(seed=0, decks=[list(deck)])
+    view = match.view(0)
+    hands = {seat: list(match.view(seat)["hand"]) for seat in range(1, game.players)}
+    face_up = view["trump_card"]
+    dealt = {*view["hand"], *(card for hand in hands.values() for card in hand), face_up}
+    stock = [card for card in deck if card not in dealt] + [face_up]
+    return Playout(view, {"hands": hands, "stock": stock, "points": [0] * game.players}, set())
+
+
+def self_play_share(game: Game, deck: Sequence[str], mine: Tables, theirs: Tables) -> float:
+    """``mine``'s share of the two hands dealt from ``deck`` at a two-player table, the two policies swapping
+    seats (half a hand for a hand nobody wins)."""
+    won = 0.0
+    for my_seat in (0, 1):
+        playout = dealt_playout(game, deck)
+        playout.seat_tables = {my_seat: mine, 1 - my_seat: theirs}
+        winner = playout.play_all()
+        won += 0.5 if winner == NOBODY else float(winner == my_seat)
+    return won / 2

@@ -2,7 +2,7 @@
 
 Each iteration samples a world consistent with what the seat has seen, walks down one tree of public moves
 (who played which cards) shared by all worlds, choosing among the moves that are legal in this world by UCB,
-adds one new move to the tree, plays the rest of the hand with the normal level's heuristic for every seat and
+adds one new move to the tree, plays the rest of the hand with the playout heuristic for every seat and
 counts the result for every seat that moved on the way (1 for the hand's winner, else 0). This is
 "single-observer ISMCTS" (Cowling, Powley and Whitehouse, 2012): a move's exploration term counts the
 iterations in which it was available, since an opponent's cards differ from world to world.
