@@ -1,7 +1,6 @@
 """What a seat may say in a Bura match, checked before anything changes: an action as its canonical form, or an
 :class:`~trickroom.games.base.IllegalAction` that says why not (with a catalog key for every language). Apart
-from :mod:`trickroom.games.bura.match`, which calls them for what its fast paths do
-not recognise."""
+from :mod:`trickroom.games.bura.match`, which calls them for what its fast paths do not recognise."""
 
 from __future__ import annotations
 
