@@ -11,7 +11,7 @@ bots and checks that both end the same way.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Collection, Mapping, Sequence
+from collections.abc import Collection, Mapping, Sequence
 from itertools import combinations
 from typing import Any
 
@@ -35,7 +35,7 @@ class Tables:
     """The heuristic's weights and lookups per trump suit: keep values, beaters as bit masks, and which card
     beats which."""
 
-    def __init__(self, weights: Weights, beats: Callable[[str, str, str], bool] = beats) -> None:
+    def __init__(self, weights: Weights) -> None:
         self.weights = weights
         self.keep = {trump: {card: weights.keep(card, trump) for card in ID_OF} for trump in SUITS}
         self.beaters = {trump: {card: sum(_BIT[o] for o in ID_OF if beats(o, card, trump)) for card in ID_OF}
@@ -95,7 +95,6 @@ class Playout:
     def __init__(self, view: Mapping[str, Any], hidden: Mapping[str, Any], played: set[str],
                  tables: Tables | None = None) -> None:
         self.seat = int(view["seat"])
-        self.tables = tables or NORMAL
         self.n = int(view["players"])
         self.moscow = view["options"].get("preset") == "moscow"
         self.kinds = KINDS_MOSCOW if self.moscow else KINDS_CLASSIC
@@ -103,7 +102,7 @@ class Playout:
         self.trump_card: str | None = view["trump_card"]
         self.order = [s for s in range(self.n) if view["in_hand"][s]]
         self.next_seat = {s: self.order[(i + 1) % len(self.order)] for i, s in enumerate(self.order)}
-        self.seat_tables = {s: self.tables for s in self.order}  # a self-play may give each seat its own
+        self.seat_tables = {s: tables or NORMAL for s in self.order}  # a self-play may give each seat its own
         others = {int(k): v for k, v in hidden["hands"].items()}
         self.hands = {s: sorted_cards(view["hand"] if s == self.seat else others[s]) for s in self.order}
         self.stock: list[str] = list(hidden["stock"])
