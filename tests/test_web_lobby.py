@@ -277,6 +277,38 @@ def test_a_spectator_refused_on_coming_back_is_taken_to_the_lobby(page: Any, roo
         host.close()
 
 
+def test_coming_back_from_a_drop_the_missed_sentences_are_counted_not_read(page: Any, room: str) -> None:
+    """After a drop, more missed sentences than one trick's are not read one by one (nor sounded): they go to the
+    history, and one sentence says how many and that Page Up reads them."""
+    host = Client(room.replace("http://", "ws://") + "/ws")
+    try:
+        host.login_guest("Keeper")
+        table = host.request(type="create", game="bura", name="Filling up", options={"players": 6})["table"]
+        sign_in(page, room, "Returner")
+        page.locator("#tables tr", has_text="Filling up").get_by_role("button", name="Watch").click()
+        page.wait_for_function("() => !document.getElementById('screen-table').hidden")
+        mark = len(spoken(page))
+        page.evaluate("window.trickroom.net.drop()")
+        page.wait_for_function("() => document.getElementById('conn-status').textContent === 'Reconnecting'")
+        for seat in range(5):  # while the page waits a second before trying again
+            assert host.request(type="bot_add", table=table, level="random", seat=seat)["type"] == "ok"
+        # Seven: a spectator's drop ends their watching ("Returner leaves the table."), the five bots, and
+        # watching again on the way back.
+        counted = wait_spoken(page, r"^You missed 7 messages; Page Up reads them\.$", mark)
+        assert not any("seat" in text for text in spoken(page)[mark:])
+        history = page.evaluate("window.trickroom.speech.history.map((item) => item.text)")
+        assert history[history.index("Reconnected."):] == [
+            "Reconnected.", "Returner leaves the table.",
+            *[f"A random bot sits in seat {seat}." for seat in range(1, 6)],
+            "Returner is watching.", "You missed 7 messages; Page Up reads them."]
+        page.keyboard.press("PageUp")  # the history, from its end
+        wait_spoken(page, r"^You missed 7 messages", counted + 1)
+        page.keyboard.press("PageUp")
+        wait_spoken(page, r"^Returner is watching\.$", counted + 2)
+    finally:
+        host.close()
+
+
 def test_the_tables_in_play_are_left_out_until_the_checkbox_shows_them(page: Any, tmp_path: Path) -> None:
     """The lobby lists the tables waiting for players (and the player's own); a line under the list counts the
     tables in play, and "Show the tables in play" (a checkbox one Tab after the lobby's buttons, remembered in the

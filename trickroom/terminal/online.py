@@ -48,6 +48,7 @@ POLL_SECONDS = 0.05
 ONLINE_WORDS = ("tables", "join", "create", "start", "bot", "leave", "say", "stats", "games", "replay", "report",
                 "ignore", "unignore", "reports", "mods")
 JOURNAL_TYPES = ("event", "table_event", "chat")  # table messages numbered by the table's journal
+MISSED_SAID_AT_MOST = 4  # after a drop, missed sentences said as they come; more go to the history (one Bura trick)
 SERVICE_RESTART = 1012  # websocket close code: the server is restarting or handing its tables over
 RECONNECT_SECONDS = 60.0  # how long to keep trying before giving up
 
@@ -88,7 +89,10 @@ class OnlineClient(Session, FinishedGames):
         self.nodes: list[str] = []  # hello.nodes: every live node's address
         self.move_to: list[str] | None = None  # the room's "reconnect" addresses, until the connection closes
         self.resuming = False  # logged in again after a drop: resume tables instead of creating or joining
-        self.moved_tables: set[str] = set()  # tables to say "Back at the table." for when their snapshot comes
+        # Tables resumed after a drop -> their missed sentences, held until the table's snapshot ("Back at the
+        # table.", then say_missed); ``holding``: the list a missed message being handled adds its sentences to.
+        self.catching_up: dict[str, list[str]] = {}
+        self.holding: list[str] | None = None
         self.last_seq: dict[str, int] = {}  # table id -> last journal seq received
         self.game_titles: dict[str, dict[str, str]] = {}
         self.replay: ReplayMode | None = None  # a finished game being watched again (docs/replays.md)
@@ -208,10 +212,31 @@ class OnlineClient(Session, FinishedGames):
                 return
             self.last_seq[table] = seq
         handler = getattr(self, f"on_{kind}", None)
-        if handler is not None:
-            handler(msg)
-        elif text:
-            self.say(text)
+        self.holding = self.catching_up.get(table) if msg.get("missed") and isinstance(table, str) else None
+        try:
+            if handler is not None:
+                handler(msg)
+            elif text:
+                self.say(text)
+        finally:
+            self.holding = None
+
+    def say(self, line: str, remember: bool = True) -> None:
+        if self.holding is not None and remember:
+            if line:
+                self.holding.append(line)
+            return
+        super().say(line, remember)
+
+    def say_missed(self, missed: list[str]) -> None:
+        """What was missed during a drop: a few sentences said as they would have been; more kept for
+        ``history``, and one line says how many (coming back, the player needs the table as it is now)."""
+        if len(missed) <= MISSED_SAID_AT_MOST:
+            for line in missed:
+                self.say(line)
+            return
+        self.console.history.extend(missed)
+        self.say(say("missed_in_history", self.lang, len(missed), count=len(missed)), remember=False)
 
     def on_hello(self, msg: Message) -> None:
         self.nodes = [n for n in msg.get("nodes") or [] if isinstance(n, str)]
@@ -231,8 +256,8 @@ class OnlineClient(Session, FinishedGames):
         if self.resuming:
             self.resuming = False
             tables = dict.fromkeys([*(msg.get("tables") or []), *([self.table] if self.table else [])])
+            self.catching_up = {table: [] for table in tables}
             for table in tables:
-                self.moved_tables.add(table)
                 self.send({"type": "resume", "table": table, "after": self.last_seq.get(table, 0)})
             if not tables:
                 self.say(say("reconnected", self.lang), remember=False)
@@ -259,6 +284,10 @@ class OnlineClient(Session, FinishedGames):
                        status=translate(f"status.{t.get('status', '')}", self.lang))
                    for t in msg.get("tables", []) if t.get("status") != "finished"]
         in_play = msg.get("in_play")
+        if isinstance(in_play, int):
+            # The room counts every public table in play, the player's own among them (an open lobby lists
+            # those): the line says how many the list leaves out.
+            in_play -= sum(1 for t in msg.get("tables", []) if not t.get("private") and t.get("status") != "waiting")
         listed = say("tables" if in_play is not None else "all_tables", self.lang, list=grouped(entries, self.lang))
         self.say(listed if entries else say("no_tables", self.lang),
                  remember=False)
@@ -280,9 +309,10 @@ class OnlineClient(Session, FinishedGames):
             self.send({"type": "lobby", "follow": False})
         if isinstance(msg.get("seq"), int):
             self.last_seq[self.table] = max(self.last_seq.get(self.table, 0), msg["seq"])
-        if self.table in self.moved_tables:
-            self.moved_tables.discard(self.table)
+        missed = self.catching_up.pop(self.table, None)
+        if missed is not None:
             self.say(say("back_at_table", self.lang), remember=False)
+            self.say_missed(missed)
         self.set_info(msg["info"])
         you = msg.get("you") or {}
         self.host = bool(you.get("host"))

@@ -45,6 +45,7 @@ const HANDLERS = {
     // A table we were at refused us on coming back (closed meanwhile, made private, a ban): its screen is stale.
     const refused = state.pendingResumes.get(m.re);
     state.pendingResumes.delete(m.re);
+    if (refused) state.catchUp.delete(refused);
     if (refused && state.table?.id === refused) {
       state.table = null;
       show("lobby", { focus: true });

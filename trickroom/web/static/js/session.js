@@ -92,6 +92,7 @@ export const sessionHandlers = {
     } else speech.say(m.text, { channel: "system" });
     for (const id of tables) {
       if (!state.reconnecting && !(id in state.lastSeq)) state.quietResume.add(id);
+      else state.catchUp.set(id, []);
       const request = newId();
       state.pendingResumes.set(request, id);
       net.send({ type: "resume", table: id, after: state.lastSeq[id] || 0, id: request });

@@ -41,8 +41,10 @@ export class Speech {
   }
 
   // Decide whether a sentence is spoken, record it, and queue it.
-  // essential: spoken in "brief" mode too. always: spoken even when the channel is off (errors).
-  say(text, { channel = "system", assertive = false, essential = true, always = false, record = true } = {}) {
+  // essential: spoken in "brief" mode too. always: spoken even when the channel is off (errors). speak: false
+  // records it in the history only (what was missed while away).
+  say(text, { channel = "system", assertive = false, essential = true, always = false, record = true,
+              speak = true } = {}) {
     if (!text) return false;
     if (record) {
       this.history.push({ text, channel });
@@ -50,6 +52,7 @@ export class Speech {
       this.cursor = null;
       if (this.onRecord) this.onRecord(text, channel);
     }
+    if (!speak) return false;
     const level = this.verbosity[channel] || "full";
     const spoken = always || level === "full" || (level === "brief" && essential);
     if (!spoken) return false;

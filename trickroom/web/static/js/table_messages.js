@@ -24,16 +24,25 @@ const EVENT_SOUNDS = { play: "card", trick: "trick", claim: "claim", meld: "comb
 const JOIN_KINDS = new Set(["sat", "joined", "bot_added", "reconnected", "took_back"]);
 const LEAVE_KINDS = new Set(["stood", "left", "bot_removed", "kicked", "banned", "disconnected"]);
 
+// Missed messages (sent again by a resume) that are not said as they come: after a page load they go to the
+// history only; after a drop they wait for the table's snapshot (sayMissed). Either way, no sound each.
 export function quiet(m) {
-  return Boolean(m.missed && m.table && state.quietResume.has(m.table));
+  return Boolean(m.missed && m.table && (state.quietResume.has(m.table) || state.catchUp.has(m.table)));
 }
 
 export function sayFrom(m, options) {
-  if (quiet(m)) {
-    speech.say(m.text, { ...options, essential: false, record: true, channel: options.channel });
-    return;
-  }
-  speech.say(m.text, options);
+  if (!quiet(m)) speech.say(m.text, options);
+  else if (state.quietResume.has(m.table)) speech.say(m.text, { ...options, speak: false });
+  else if (m.text) state.catchUp.get(m.table).push({ text: m.text, options });
+}
+
+// After a drop, what was missed: a few sentences are said as they would have been; more go to the history, and
+// one sentence says how many (someone coming back needs the table as it is now, and their turn, not a replay).
+const MISSED_SAID_AT_MOST = 4; // the sentences of one Bura trick
+function sayMissed(missed) {
+  const said = missed.length <= MISSED_SAID_AT_MOST;
+  for (const { text, options } of missed) speech.say(text, said ? options : { ...options, speak: false });
+  if (!said) speech.say(tn("speech.missed_in_history", missed.length, { n: missed.length }), { channel: "system" });
 }
 
 // The end of a hand (or of the match) stays on the felt until the next hand's first action that concerns the
@@ -85,6 +94,9 @@ export const tableMessageHandlers = {
       state.quietResume.delete(m.table);
       speech.say(t("speech.back_at_table", { name: m.info.name }), { channel: "system" });
     }
+    const missed = state.catchUp.get(m.table);
+    state.catchUp.delete(m.table);
+    if (missed) sayMissed(missed);
     let quick = false;
     if (state.pendingCreate && m.re === state.pendingCreate.id) {
       quick = Boolean(state.pendingCreate.quick);
