@@ -106,3 +106,21 @@ def test_the_lobby_s_count_of_tables_in_play_leaves_out_the_ones_it_lists() -> N
     out.seek(0)
     client.receive({"type": "lobby", "seq": 2, "users": [], "tables": tables[:2], "in_play": 1, "re": "r2"})
     assert not any("in play" in line for line in lines(out))
+
+
+def test_a_message_said_live_before_the_missed_ones_loses_none_of_them_and_is_not_said_twice() -> None:
+    """At the login the room says "Tess is back." live (seq 9), before the resume's answer: the missed messages
+    4 to 8 are still new, and the resume's copy of 9 is not said again."""
+    client, out, _ = client_back_after_a_drop()
+    back = {"type": "table_event", "table": "t1", "seq": 9, "kind": "reconnected", "text": "Tess is back."}
+    client.receive(back)
+    for seq in range(4, 9):
+        client.receive(said(seq))
+    client.receive({**back, "missed": True})
+    client.receive(snapshot(9))
+    assert lines(out) == ["Tess is back.", "Back at the table.", "You missed 5 messages; type history 5 to hear them."]
+    assert client.console.history[-5:] == [f"Sentence {seq}." for seq in range(4, 9)]
+    assert client.console.history.count("Tess is back.") == 1
+    client.receive(said(9, missed=False))  # seen already
+    client.receive(said(10, missed=False))
+    assert lines(out)[-1] == "Sentence 10." and lines(out).count("Sentence 9.") == 0

@@ -26,6 +26,7 @@ import queue
 import threading
 import time
 from collections.abc import Sequence
+from dataclasses import dataclass, field
 from typing import Any
 
 from babel.numbers import format_decimal
@@ -51,6 +52,15 @@ JOURNAL_TYPES = ("event", "table_event", "chat")  # table messages numbered by t
 MISSED_SAID_AT_MOST = 4  # after a drop, missed sentences said as they come; more go to the history (one Bura trick)
 SERVICE_RESTART = 1012  # websocket close code: the server is restarting or handing its tables over
 RECONNECT_SECONDS = 60.0  # how long to keep trying before giving up
+
+
+@dataclass
+class CatchUp:
+    """A table resumed after a drop, until its snapshot."""
+
+    after: int  # the seq the resume asked from
+    live: set[int] = field(default_factory=set)  # the seqs that came live meanwhile
+    missed: list[str] = field(default_factory=list)  # the missed sentences, held back
 
 
 class OnlineClient(Session, FinishedGames):
@@ -89,9 +99,9 @@ class OnlineClient(Session, FinishedGames):
         self.nodes: list[str] = []  # hello.nodes: every live node's address
         self.move_to: list[str] | None = None  # the room's "reconnect" addresses, until the connection closes
         self.resuming = False  # logged in again after a drop: resume tables instead of creating or joining
-        # Tables resumed after a drop -> their missed sentences, held until the table's snapshot ("Back at the
-        # table.", then say_missed); ``holding``: the list a missed message being handled adds its sentences to.
-        self.catching_up: dict[str, list[str]] = {}
+        # Tables resumed after a drop, until their snapshot ("Back at the table.", then say_missed); ``holding``:
+        # the list a missed message being handled adds its sentences to.
+        self.catching_up: dict[str, CatchUp] = {}
         self.holding: list[str] | None = None
         self.last_seq: dict[str, int] = {}  # table id -> last journal seq received
         self.game_titles: dict[str, dict[str, str]] = {}
@@ -206,13 +216,23 @@ class OnlineClient(Session, FinishedGames):
         kind = msg.get("type")
         text = msg.get("text") or ""
         table, seq = msg.get("table"), msg.get("seq")
+        catching = self.catching_up.get(table) if isinstance(table, str) else None
+        missed = catching is not None and bool(msg.get("missed"))
         if isinstance(table, str) and isinstance(seq, int) and kind in JOURNAL_TYPES:
-            # A journal message seen already (a resume overlapping what arrived live) is not printed twice.
-            if seq <= self.last_seq.get(table, 0):
+            # A journal message seen already (a resume overlapping what arrived live) is not printed twice. What
+            # comes live can overtake the resume's missed messages ("Mira is back." at the login): a missed message
+            # is new unless it came live meanwhile.
+            last = self.last_seq.get(table, 0)
+            if catching is not None and missed:
+                if seq <= catching.after or seq in catching.live:
+                    return
+            elif seq <= last:
                 return
-            self.last_seq[table] = seq
+            elif catching is not None:
+                catching.live.add(seq)
+            self.last_seq[table] = max(last, seq)
         handler = getattr(self, f"on_{kind}", None)
-        self.holding = self.catching_up.get(table) if msg.get("missed") and isinstance(table, str) else None
+        self.holding = catching.missed if catching is not None and missed else None
         try:
             if handler is not None:
                 handler(msg)
@@ -256,7 +276,7 @@ class OnlineClient(Session, FinishedGames):
         if self.resuming:
             self.resuming = False
             tables = dict.fromkeys([*(msg.get("tables") or []), *([self.table] if self.table else [])])
-            self.catching_up = {table: [] for table in tables}
+            self.catching_up = {table: CatchUp(self.last_seq.get(table, 0)) for table in tables}
             for table in tables:
                 self.send({"type": "resume", "table": table, "after": self.last_seq.get(table, 0)})
             if not tables:
@@ -309,10 +329,10 @@ class OnlineClient(Session, FinishedGames):
             self.send({"type": "lobby", "follow": False})
         if isinstance(msg.get("seq"), int):
             self.last_seq[self.table] = max(self.last_seq.get(self.table, 0), msg["seq"])
-        missed = self.catching_up.pop(self.table, None)
-        if missed is not None:
+        catching = self.catching_up.pop(self.table, None)
+        if catching is not None:
             self.say(say("back_at_table", self.lang), remember=False)
-            self.say_missed(missed)
+            self.say_missed(catching.missed)
         self.set_info(msg["info"])
         you = msg.get("you") or {}
         self.host = bool(you.get("host"))

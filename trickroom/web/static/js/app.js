@@ -21,12 +21,24 @@ import { initTableView } from "./table_view.js";
 
 const $ = (id) => document.getElementById(id);
 
-function onMessage(m) {
-  // A journal message seen already (a resume overlapping what arrived live) is dropped, never spoken twice.
-  if (m.table && typeof m.seq === "number" && ["event", "table_event", "chat"].includes(m.type)) {
-    if (m.seq <= (state.lastSeq[m.table] || 0)) return;
-    state.lastSeq[m.table] = m.seq;
+// A journal message seen already (a resume overlapping what arrived live) is dropped, never spoken twice. While a
+// table is resumed, what comes live can overtake the resume's missed messages ("Anna is back." at the login): a
+// missed message is new unless it came live meanwhile.
+function fresh(m) {
+  const catching = state.catchUp.get(m.table);
+  if (catching && m.missed) {
+    if (m.seq <= catching.after || catching.live.has(m.seq)) return false;
+  } else {
+    if (m.seq <= (state.lastSeq[m.table] || 0)) return false;
+    if (catching) catching.live.add(m.seq);
   }
+  state.lastSeq[m.table] = Math.max(state.lastSeq[m.table] || 0, m.seq);
+  return true;
+}
+
+function onMessage(m) {
+  const journal = m.table && typeof m.seq === "number" && ["event", "table_event", "chat"].includes(m.type);
+  if (journal && !fresh(m)) return;
   const handler = HANDLERS[m.type];
   if (handler) handler(m);
 }

@@ -91,11 +91,13 @@ export const sessionHandlers = {
       speech.say(t("speech.reconnected"), { channel: "system", assertive: true, always: true });
     } else speech.say(m.text, { channel: "system" });
     for (const id of tables) {
-      if (!state.reconnecting && !(id in state.lastSeq)) state.quietResume.add(id);
-      else state.catchUp.set(id, []);
+      const after = state.lastSeq[id] || 0;
+      // After a page load (nothing seen yet) the missed messages go to the history unspoken (quiet).
+      const quiet = !state.reconnecting && !(id in state.lastSeq);
+      state.catchUp.set(id, { after, quiet, live: new Set(), missed: [] });
       const request = newId();
       state.pendingResumes.set(request, id);
-      net.send({ type: "resume", table: id, after: state.lastSeq[id] || 0, id: request });
+      net.send({ type: "resume", table: id, after, id: request });
     }
     const linked = replayFromLink();
     if (linked && !state.replay) openReplay(linked); // a shared link: the replay, for whoever may see it

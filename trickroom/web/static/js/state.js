@@ -84,8 +84,10 @@ export const state = {
   reconnecting: false,
   moving: false, // the connection just opened is a move to another node (or the same one, restarted)
   movedTables: new Set(), // tables resumed after a move: "Back at the table." when their snapshot comes
-  quietResume: new Set(), // tables being resumed after a page load: missed messages go to history only
-  catchUp: new Map(), // table id -> the missed sentences held back, after a drop, until the table's snapshot
+  // Tables being resumed, until their snapshot: table id -> { after: the seq the resume asked from, quiet: after a
+  // page load (missed messages go to the history only), live: the seqs that came live meanwhile, missed: the
+  // missed sentences held back (after a drop) }.
+  catchUp: new Map(),
   pendingSit: null, // table id to sit at once its snapshot arrives
   pendingJoin: null, // {id, table, sit, name}: a watch sent with a password, asked again if it is wrong
   pendingResumes: new Map(), // resume request id -> table id: a refused resume leaves that table's screen

@@ -24,16 +24,17 @@ const EVENT_SOUNDS = { play: "card", trick: "trick", claim: "claim", meld: "comb
 const JOIN_KINDS = new Set(["sat", "joined", "bot_added", "reconnected", "took_back"]);
 const LEAVE_KINDS = new Set(["stood", "left", "bot_removed", "kicked", "banned", "disconnected"]);
 
-// Missed messages (sent again by a resume) that are not said as they come: after a page load they go to the
-// history only; after a drop they wait for the table's snapshot (sayMissed). Either way, no sound each.
+// Missed messages (sent again by a resume) are not said as they come: after a page load they go to the history
+// only; after a drop they wait for the table's snapshot (sayMissed). Either way, no sound each.
 export function quiet(m) {
-  return Boolean(m.missed && m.table && (state.quietResume.has(m.table) || state.catchUp.has(m.table)));
+  return Boolean(m.missed && m.table && state.catchUp.has(m.table));
 }
 
 export function sayFrom(m, options) {
-  if (!quiet(m)) speech.say(m.text, options);
-  else if (state.quietResume.has(m.table)) speech.say(m.text, { ...options, speak: false });
-  else if (m.text) state.catchUp.get(m.table).push({ text: m.text, options });
+  const catching = m.missed && m.table ? state.catchUp.get(m.table) : undefined;
+  if (!catching) speech.say(m.text, options);
+  else if (catching.quiet) speech.say(m.text, { ...options, speak: false });
+  else if (m.text) catching.missed.push({ text: m.text, options });
 }
 
 // After a drop, what was missed: a few sentences are said as they would have been; more go to the history, and
@@ -90,13 +91,10 @@ export const tableMessageHandlers = {
     if (state.movedTables.delete(m.table)) {
       speech.say(t("speech.moved_back"), { channel: "system", assertive: true, always: true });
     }
-    if (state.quietResume.has(m.table)) {
-      state.quietResume.delete(m.table);
-      speech.say(t("speech.back_at_table", { name: m.info.name }), { channel: "system" });
-    }
-    const missed = state.catchUp.get(m.table);
+    const catching = state.catchUp.get(m.table);
     state.catchUp.delete(m.table);
-    if (missed) sayMissed(missed);
+    if (catching?.quiet) speech.say(t("speech.back_at_table", { name: m.info.name }), { channel: "system" });
+    else if (catching) sayMissed(catching.missed);
     let quick = false;
     if (state.pendingCreate && m.re === state.pendingCreate.id) {
       quick = Boolean(state.pendingCreate.quick);
@@ -116,16 +114,20 @@ export const tableMessageHandlers = {
     if (state.screen !== "replay") show("table", { focus: arriving && m.re !== undefined && !resumed });
   },
   event(m) {
-    if (!state.table || state.table.id !== m.table) return;
     const kind = m.event?.type;
+    // The room decides what cuts in: only what asks this listener to act now (a claim against them) is assertive.
+    const options = { channel: "game", essential: ESSENTIAL_EVENTS.has(kind), assertive: m.urgency === "assertive" };
+    if (!state.table || state.table.id !== m.table) {
+      if (quiet(m)) sayFrom(m, options); // a table resumed after a page load: its journal comes before its snapshot
+      return;
+    }
     if (!quiet(m)) {
       const sound = kind === "announced" ? (m.event.announcements?.length ? "combo" : null) : EVENT_SOUNDS[kind];
       if (sound) sounds.play(sound);
     }
-    // The room decides what cuts in: only what asks this listener to act now (a claim against them) is assertive.
     if (kind === "trick") state.table.lastTrick = m.event; // for Shift+C (the last trick)
     showSummary(kind, m.text, m.event);
-    sayFrom(m, { channel: "game", essential: ESSENTIAL_EVENTS.has(kind), assertive: m.urgency === "assertive" });
+    sayFrom(m, options);
   },
   update(m) {
     if (!state.table || state.table.id !== m.table) return;
@@ -166,7 +168,11 @@ export const tableMessageHandlers = {
     speech.say(m.text, { channel: "game", assertive: Boolean(mine), always: true });
   },
   table_event(m) {
-    if (!state.table || state.table.id !== m.table) return;
+    const options = { channel: "system", essential: ESSENTIAL_TABLE_EVENTS.has(m.kind) };
+    if (!state.table || state.table.id !== m.table) {
+      if (quiet(m)) sayFrom(m, options);
+      return;
+    }
     state.table.info = m.info;
     const seat = state.table.info.seats?.find((s) => s.user && s.user.id === state.user?.id);
     state.table.you = { seat: seat ? seat.seat : null, host: m.info.host?.id === state.user?.id };
@@ -175,7 +181,7 @@ export const tableMessageHandlers = {
       if (JOIN_KINDS.has(m.kind)) sounds.play("join");
       else if (LEAVE_KINDS.has(m.kind)) sounds.play("leave");
     }
-    sayFrom(m, { channel: "system", essential: ESSENTIAL_TABLE_EVENTS.has(m.kind) });
+    sayFrom(m, options);
     renderTable(tableHandlers);
   },
   left(m) {
