@@ -9,6 +9,7 @@ import asyncio
 import secrets
 import time
 from collections.abc import Iterator
+from types import SimpleNamespace
 from typing import Any
 
 import pytest
@@ -16,6 +17,7 @@ from conftest import need_service
 from test_server_postgres import POSTGRES, _execute, postgres_available
 
 from trickroom.server.lease_keeper import LeaseKeeper
+from trickroom.server.ownership import taken_by_others
 from trickroom.server.rows import TableRow
 from trickroom.server.store import Store
 
@@ -78,6 +80,35 @@ def test_a_table_claimed_between_heartbeats_is_renewed_from_the_next_round() -> 
     assert store.renewed == [("n1", [3, 8]), ("n1", [8])]
     keeper.alive({8, 9})  # the heartbeat's list stands as it is
     assert asyncio.run(keeper.renew(store_any)) is True and store.renewed[-1] == ("n1", [8, 9])
+
+
+def test_a_late_renewal_is_logged_with_its_gap(caplog: pytest.LogCaptureFixture) -> None:
+    """A round that comes late (a starved thread, a slow database) is what lets a live node's tables move: the
+    keeper logs it past four fifths of a lease, and keeps the longest gap."""
+    clock, store = Clock(), Renewals()
+    keeper = LeaseKeeper("sqlite://", None, "n1", LEASE, clock=clock)
+    store_any: Any = store
+    keeper.alive({3})
+    with caplog.at_level("WARNING", logger="trickroom.server.lease_keeper"):
+        for step in (0.0, LEASE / 3, LEASE * 0.75, LEASE * 0.9):
+            clock.now += step
+            keeper.alive({3})
+            assert asyncio.run(keeper.renew(store_any)) is True
+    assert [record.getMessage() for record in caplog.records] == [
+        "leases renewed 1.4 s after the last renewal (lease 1.5 s)"]
+    assert keeper.longest_gap == pytest.approx(LEASE * 0.9)
+
+
+def test_only_a_table_still_held_here_counts_as_taken_by_another_node() -> None:
+    """The heartbeat renews the leases of the tables it held as it began; one that closed (released) while the
+    renewal waited for the database is not renewed either, and was not taken by anyone."""
+    first, second, closed = (SimpleNamespace(id=f"t{n}") for n in (1, 2, 3))
+    owned: dict[int, Any] = {1: first, 2: second, 3: closed}
+    here: dict[str, Any] = {"t1": first, "t2": second}
+    assert taken_by_others(owned, {1}, here) == [second]
+    assert taken_by_others(owned, {1, 2}, here) == []
+    here["t2"] = SimpleNamespace(id="t2")  # given up and taken back meanwhile: another object, not that one
+    assert taken_by_others(owned, {1}, here) == []
 
 
 @pytest.fixture

@@ -44,6 +44,7 @@ class Server:
     def __init__(self, workdir: Path, database: str, label: str = "server", settings: str = "",
                  args: tuple[str, ...] = ()) -> None:
         self.label = label
+        self.clustered = "--node-id" in args  # one node of several
         self.port = free_port()
         config = workdir / f"{label}.env"
         config.write_text(SERVER_SETTINGS + settings, encoding="utf-8")
@@ -113,6 +114,11 @@ class Server:
         problems = [line for line in text.splitlines() if line.startswith(("ERROR", "CRITICAL")) or "Error:" in line]
         if problems:
             print(f"  {self.label} log ({kept}): {len(problems)} error lines; first: {problems[0][:200]}")
+        # A node logs each table another node took from it while it ran (its heartbeat finds the lease gone):
+        # an owner change during play. The take-overs after the benchmark stops a node are failovers, not these.
+        taken = text.count("was taken over by another node")
+        if self.clustered:
+            print(f"  {self.label}: {taken} of its tables taken over by another node while it ran")
 
 
 class Phase:

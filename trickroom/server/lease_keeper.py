@@ -35,6 +35,8 @@ class LeaseKeeper:
         self.clock = clock
         self._tables: frozenset[int] = frozenset()
         self._last_alive = clock()
+        self._renewed_at: float | None = None  # when the last round renewed (clock)
+        self.longest_gap = 0.0  # the longest time between two renewals so far (seconds)
         self._stop = threading.Event()
         self._thread = threading.Thread(target=self._run, daemon=True, name="lease-keeper")
 
@@ -65,8 +67,16 @@ class LeaseKeeper:
         """One round: renew the leases of the tables the loop last said it owns, unless the loop has said
         nothing for ``stall_limit`` seconds (it is hung: the leases had better run out). True if it renewed."""
         if self.clock() - self._last_alive > self.stall_limit or not self._tables:
+            self._renewed_at = None
             return False
         await store.renew_leases(self.node_id, sorted(self._tables), self.lease_seconds)
+        now = self.clock()
+        if self._renewed_at is not None:
+            gap = now - self._renewed_at
+            self.longest_gap = max(self.longest_gap, gap)
+            if gap > self.lease_seconds * 0.8:  # another second late and the leases would have run out
+                log.warning("leases renewed %.1f s after the last renewal (lease %.1f s)", gap, self.lease_seconds)
+        self._renewed_at = now
         return True
 
     def _run(self) -> None:

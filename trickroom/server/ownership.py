@@ -61,6 +61,14 @@ if TYPE_CHECKING:
 log = logging.getLogger("trickroom.room")
 
 
+def taken_by_others(owned: dict[int, Table], kept: set[int], here: dict[str, Table]) -> list[Table]:
+    """The tables of ``owned`` (number -> table, as the renewal began) that another node took: their leases were
+    not renewed (``kept``: the numbers still ours in the database), and this node still holds them (``here``). A
+    table that closed or was handed over while the renewal waited for the database gave itself up; counting it as
+    taken would have logged owner changes that never happened."""
+    return [table for number, table in owned.items() if number not in kept and here.get(table.id) is table]
+
+
 class Ownership:
     def __init__(self, room: Room) -> None:
         self.room = room
@@ -154,10 +162,9 @@ class Ownership:
             return
         owned = {t.number: t for t in self.tables.values()}
         kept = await room.store.renew_leases(self.settings.node_id, sorted(owned), self.settings.lease_seconds)
-        for number, table in owned.items():
-            if number not in kept:
-                log.warning("table %s was taken over by another node", table.id, extra={"table": table.id})
-                await self.drop_table(table, release=False)
+        for table in taken_by_others(owned, kept, self.tables):
+            log.warning("table %s was taken over by another node", table.id, extra={"table": table.id})
+            await self.drop_table(table, release=False)
         await self.adopt_orphans()
         self.node_urls = await room.cluster.addresses() or [self.settings.websocket_url]
         await room.lobby.reconcile_presence()
@@ -181,8 +188,17 @@ class Ownership:
                 return False
             # A table handed over (released: no owner) was fully announced by its owner; a lease that ran out
             # means the owner died, perhaps between writing an action and announcing it.
-            await self.take_over(row, owner_died=before is not None and before.owner_node is not None)
-            log.info("took over table t%s", number, extra={"table": f"t{number}"})
+            owner_died = before is not None and before.owner_node is not None
+            await self.take_over(row, owner_died=owner_died)
+            if owner_died and before is not None and before.lease_until is not None:
+                # A lease that ran out: was its owner dead (as it should be), or only late (docs/performance.md)?
+                owner = before.owner_node
+                live = self.room.cluster is not None and owner in await self.room.cluster.live_nodes()
+                late = (utcnow() - before.lease_until).total_seconds()
+                log.warning("took over table t%s from %s, whose lease ran out %.1f s before (%s)", number, owner,
+                            late, "that node is alive" if live else "that node is gone", extra={"table": f"t{number}"})
+            else:
+                log.info("took over table t%s", number, extra={"table": f"t{number}"})
             return True
 
     async def on_cluster(self, message: Message) -> None:
