@@ -106,9 +106,9 @@ def test_option_sentences_and_option_errors_in_each_members_language(server: Thr
     english = will.wait(type="table_event", kind="options", table=table)
     game = load_game("bura", **russian["info"]["options"])
     assert game.players == 4
-    assert russian["text"] == f"Olga меняет правила: {describe(game, 'ru')}"
+    assert russian["text"] == f"Вы меняете правила: {describe(game, 'ru')}"  # Olga made the change
     assert english["text"] == f"Olga changes the options: {describe(game, 'en')}"
-    assert russian["text"] == "Olga меняет правила: Бура, 4 игрока, классика, на очки до 11."
+    assert russian["text"] == "Вы меняете правила: Бура, 4 игрока, классика, на очки до 11."
     refusals = {
         "target": (12, "Параметр target может быть одним из: 11, 21; задано 12."),
         "hand_limit": ("many", "Параметр hand_limit должен быть целым числом."),

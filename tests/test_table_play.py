@@ -160,7 +160,7 @@ def test_the_turn_timer_warns_then_a_bot_plays_that_turn() -> None:
     desk.advance(10)
     heard = desk.take(slow)
     timeout = next(m for m in heard if m.get("kind") == "timeout")
-    assert timeout["seat"] == 0 and timeout["text"] == "Time is up for Host; a bot plays this turn."
+    assert timeout["seat"] == 0 and timeout["text"] == "Time is up for you; a bot plays this turn."
     assert next((w.seat, w.actor) for w in desk.writes if isinstance(w, AppendAction)) == (0, "bot:random")
     assert desk.state.seats[0].user == slow and not desk.state.seats[0].replaced  # only that one turn
 
@@ -208,7 +208,8 @@ def test_a_dropped_person_has_the_grace_period_then_a_bot_plays_until_they_take_
     desk.play(keeps, until=lambda state: 1 in state.match.to_act and state.match.to_act != [0, 1])
     got = desk.send(drops, "resume", after=0)
     back = next(m for m in got if m.get("kind") == "took_back")
-    assert back["text"] == "Drops is back and plays again." and back["info"]["seats"][1]["replaced_by_bot"] is False
+    assert back["text"] == "You are back and play again." and back["info"]["seats"][1]["replaced_by_bot"] is False
+    assert desk.texts(keeps, type="table_event")[-1] == "Drops is back and plays again."
     assert Job(Wait.BOT, 1) not in desk.asks
     snapshot = next(m for m in got if m["type"] == "snapshot")
     assert snapshot["you"]["seat"] == 1 and snapshot["view"]["hand"]

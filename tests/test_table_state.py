@@ -33,14 +33,44 @@ def test_the_state_imports_nothing_from_asyncio_the_store_or_the_bus() -> None:
 # Coming in and sitting down
 
 
+def test_a_table_event_says_you_to_the_person_it_is_about_and_names_them_to_the_others() -> None:
+    """Each table event is said once per language and per "is it about you": "You sit in seat 2." to Anna, "Anna
+    sits in seat 2." to the others; a bot's seat is about nobody; a person's own drop and return go unsaid to
+    them (their client says "Connection lost." and "Reconnected.")."""
+    desk = Desk(options={"players": 3})
+    anna, boris = person("Anna"), person("Boris")
+    desk.send(desk.host, "watch")
+    desk.send(boris, "watch")
+    assert desk.send(anna, "watch", lang="ru")[0]["text"] == "Вы смотрите игру."
+    desk.take(desk.host)
+    desk.take(boris)
+    said = [m["text"] for m in desk.send(anna, "sit", seat=1) if m["type"] == "table_event"]
+    assert said == ["Вы садитесь на место 2."]
+    assert desk.texts(desk.host, type="table_event") == desk.texts(boris, type="table_event") == [
+        "Anna sits in seat 2."]
+    said = [m["text"] for m in desk.send(desk.host, "bot_add", level="easy", seat=2) if m["type"] == "table_event"]
+    assert said == ["An easy bot sits in seat 3."]
+    assert desk.texts(anna, type="table_event") == ["Лёгкий бот садится на место 3."]
+    said = [m["text"] for m in desk.send(anna, "stand") if m["type"] == "table_event"]
+    assert said == ["Вы освобождаете место 2."]
+    assert desk.texts(boris, type="table_event") == ["An easy bot sits in seat 3.", "Anna leaves seat 2."]
+    desk.send(anna, "sit", seat=1)
+    desk.take(anna)
+    desk.take(boris)
+    desk.presence(anna, online=False)
+    desk.presence(anna, online=True)
+    assert [(m["kind"], m["text"]) for m in desk.take(anna)] == [("disconnected", ""), ("reconnected", "")]
+    assert desk.texts(boris, type="table_event") == ["Anna has lost the connection.", "Anna is back."]
+
+
 def test_watching_and_sitting_are_announced_after_the_row_is_saved() -> None:
     desk = Desk(options={"players": 2})
     anna = person("Anna")
     snapshot = desk.ask(desk.host, "watch")
     assert snapshot["type"] == "snapshot" and snapshot["you"] == {"seat": None, "host": True}
     assert snapshot["info"]["status"] == "waiting" and snapshot["view"] is None
-    assert desk.texts(desk.host) == ["Host is watching."]
-    assert desk.send(anna, "watch")[0]["text"] == "Anna is watching."
+    assert desk.texts(desk.host) == ["You are watching."]  # to the person it is about, "you"
+    assert desk.send(anna, "watch")[0]["text"] == "You are watching."
     assert desk.texts(desk.host) == ["Anna is watching."]
     reply = desk.ask(anna, "sit", seat=1)
     assert reply["type"] == "snapshot" and reply["you"]["seat"] == 1
@@ -203,7 +233,7 @@ def test_options_resize_the_table_and_are_said_in_each_language() -> None:
     desk.take(olga)
     assert desk.ask(desk.host, "options", lang="ru", options={"players": 2, "target": 21})["type"] == "ok"
     game = load_game("bura", players=2, target=21)
-    assert desk.texts(desk.host, type="table_event") == [f"Host меняет правила: {describe(game, 'ru')}"]
+    assert desk.texts(desk.host, type="table_event") == [f"Вы меняете правила: {describe(game, 'ru')}"]
     english = desk.take(olga)[0]
     assert english["text"] == f"Host changes the options: {describe(game, 'en')}"
     assert len(english["info"]["seats"]) == 2 and english["info"]["options"]["target"] == 21

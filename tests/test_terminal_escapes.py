@@ -75,7 +75,7 @@ def test_a_chat_with_control_characters_reaches_the_terminal_as_one_clean_line(t
         host.login_guest("Mallory")
         table = host.request(type="create", game="bura", options={"players": 2})["table"]
         driver = Driver("--server", room.url, "--name", "Tess", "--table", table)
-        assert driver.until(lambda line: line.startswith("Tess sits")) == "Tess sits in seat 1."
+        assert driver.until(lambda line: line.startswith("You sit")) == "You sit in seat 1."
         host.request(type="chat", table=table, message=DIRTY)
         heard = driver.until(lambda line: line.startswith("Mallory"))
         assert heard == "Mallory: [2JHi Anna plays the ace of spades. gnirts"

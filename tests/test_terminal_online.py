@@ -68,7 +68,7 @@ def first_turn(url: str, name: str, *options: str) -> tuple[Driver, str, str]:
 
 def test_join_a_room_create_a_table_and_play_a_hand_against_a_bot(room: str) -> None:
     driver, name, first = first_turn(room, "Tess", "--hand-limit", "1")
-    for expected in (f"Connecting to {room}.", f"Welcome, {name}.", f"{name} sits in seat 1.",
+    for expected in (f"Connecting to {room}.", f"Welcome, {name}.", "You sit in seat 1.",
                      "A random bot sits in seat 2.", "The game begins."):
         assert expected in driver.lines
     # The first turn is said: "Your turn.", or the one sentence naming a combination held.
@@ -111,7 +111,7 @@ def test_play_in_the_lobby_starts_a_quick_game_against_a_bot(room: str) -> None:
     assert driver.until(lambda text: text.startswith("Type play for a quick game")) is not None
     driver.type("play")
     assert driver.until(is_actions) is not None
-    assert "Pia sits in seat 1." in driver.lines
+    assert "You sit in seat 1." in driver.lines
     assert any(re.fullmatch(r"An? \w+ bot sits in seat 2\.", text) for text in driver.lines), driver.lines
     assert "The game begins." in driver.lines
     driver.type("quit")
@@ -211,7 +211,7 @@ def test_the_room_restarts_mid_hand_and_the_terminal_moves_and_resumes(restartab
     play_until_end(driver, again)
     assert driver.close() == 0
     after = driver.lines[driver.lines.index("Moving to another server…"):]
-    assert f"{name} is back." in after  # the restored table saw her come back: the message after the seq jump
+    assert f"{name} is back." not in after and "You are back." not in after  # her own return is not said to her
     assert not any(text.startswith(("Connection lost", "The server closed")) for text in driver.lines)
     assert sum(1 for text in driver.lines if text == "The game begins.") == 1  # nothing printed twice
     assert "The game is over." in driver.lines

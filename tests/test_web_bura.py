@@ -68,7 +68,7 @@ def test_bura_hand_by_keyboard_with_claim(page: Any, room: str) -> None:
     page.keyboard.press("Home")  # random: the fastest bots
     tab_to(page, "^Create$")
     page.keyboard.press("Enter")
-    wait_spoken(page, r"Anna sits in seat 1")
+    wait_spoken(page, r"^You sit in seat 1\.$")
     assert page.evaluate("document.activeElement.id") == "table-title"
     assert page.locator("#table-options-text").inner_text() == "Bura, 3 players, classic, points to 11."
     add_bots_and_start(page, 2)
@@ -224,7 +224,7 @@ def test_bura_hand_by_keyboard_with_claim(page: Any, room: str) -> None:
     assert [text for text in cutting_in
             if not re.search(r"(Your turn|You have \d+ seconds|left|or pass|; pass)\.$", text)
             and not re.search(r"Announced: [^.]*\b(Bura|Moscow)\b", text)] == []
-    assert {"region": "live-polite", "text": "Anna sits in seat 1."} in regions
+    assert {"region": "live-polite", "text": "You sit in seat 1."} in regions
 
 
 # ---------------------------------------------------------------------------------------------------------------
@@ -272,7 +272,7 @@ def test_information_keys_brief_speech_mute_and_a_spectator(page: Any, room: str
     tab_to(page, "^Level of the bots you add$")
     page.keyboard.press("Home")
     page.keyboard.press("Enter")
-    wait_spoken(page, r"^Una sits in seat 1\.$")
+    wait_spoken(page, r"^You sit in seat 1\.$")
     mark = len(spoken(page))
     page.keyboard.press("b")
     mark = wait_spoken(page, r"bot sits in seat 2\.$", mark) + 1

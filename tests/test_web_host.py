@@ -56,7 +56,7 @@ def test_host_password_bots_kick_invite_and_hand_over(page: Any, room: str, brow
     tab_to(page, r"^Password \(empty: none\)$")
     page.keyboard.type("secret1")
     page.keyboard.press("Enter")
-    wait_spoken(page, r"^Hana sits in seat 1\.$")
+    wait_spoken(page, r"^You sit in seat 1\.$")
     # The host's keys are in the menu and in F1 help.
     page.keyboard.press("Shift+F10")
     page.wait_for_function("() => !document.getElementById('menu').hidden")
@@ -89,7 +89,7 @@ def test_host_password_bots_kick_invite_and_hand_over(page: Any, room: str, brow
     assert focused_name(guest) == "Table password"
     guest.keyboard.type("secret1")
     guest.keyboard.press("Enter")
-    wait_spoken(guest, r"^Ivan sits in seat 2\.$")
+    wait_spoken(guest, r"^You sit in seat 2\.$")
     mark = wait_spoken(page, r"^Ivan sits in seat 2\.$")
 
     # Bots: a chosen level (remembered for B), removal by seat.
@@ -136,7 +136,7 @@ def test_host_password_bots_kick_invite_and_hand_over(page: Any, room: str, brow
     wait_spoken(guest, r"^Hana invites you to a Bura table\.$", guest_mark)
     tab_to(guest, r"^Join Hana's den$")
     guest.keyboard.press("Enter")
-    wait_spoken(guest, r"^Ivan sits in seat 2\.$", guest_mark)
+    wait_spoken(guest, r"^You sit in seat 2\.$", guest_mark)
     assert guest.evaluate("document.getElementById('password-dialog').open") is False
     mark = wait_spoken(page, r"^Ivan sits in seat 2\.$", mark)
 
@@ -144,7 +144,7 @@ def test_host_password_bots_kick_invite_and_hand_over(page: Any, room: str, brow
     page.keyboard.press("w")
     dialog_open(page, "list-dialog")
     page.keyboard.press("Enter")  # the first button: Make Ivan the host
-    wait_spoken(guest, r"^Ivan is now the host\.$", guest_mark)
+    wait_spoken(guest, r"^You are now the host\.$", guest_mark)
     mark = wait_spoken(page, r"^Ivan is now the host\.$", mark)
     page.keyboard.press("g")
     wait_spoken(page, r"^Only the host can do that\.$", mark)
@@ -181,7 +181,7 @@ def test_turn_timer_warning_time_left_and_settings(page: Any, room: str) -> None
     tab_to(page, "^Level of the bots you add$")
     page.keyboard.press("Home")
     page.keyboard.press("Enter")
-    wait_spoken(page, r"^Tim sits in seat 1\.$")
+    wait_spoken(page, r"^You sit in seat 1\.$")
     page.evaluate(SOUND_SPY)
     mark = len(spoken(page))
     page.keyboard.press("i")
@@ -196,7 +196,7 @@ def test_turn_timer_warning_time_left_and_settings(page: Any, room: str) -> None
     warning = wait_spoken(page, r"^2 seconds left\.$", turn)
     assert spoken_with_regions(page)[warning]["region"] == "live-assertive"
     assert "timer" in page.evaluate("window.trickroom.sounds.played")
-    wait_spoken(page, r"^Time is up for Tim; a bot plays this turn\.$", warning)
+    wait_spoken(page, r"^Time is up for you; a bot plays this turn\.$", warning)
 
     # During play the host's Alt+O is the table settings: the timer goes off.
     page.keyboard.press("Alt+o")
@@ -209,5 +209,5 @@ def test_turn_timer_warning_time_left_and_settings(page: Any, room: str) -> None
     page.keyboard.press("Control+a")
     page.keyboard.type("0")
     page.keyboard.press("Enter")
-    wait_spoken(page, r"^Tim changes the table settings\.$", warning)
+    wait_spoken(page, r"^You change the table settings\.$", warning)
     wait_until(page, lambda: (table_state(page) or {})["info"]["timer"] == 0, "the timer to be off")

@@ -106,7 +106,7 @@ def test_russian_and_reconnect(page: Any, room: str) -> None:
     page.keyboard.press("Escape")
     assert page.evaluate("document.documentElement.lang") == "ru"
     assert page.locator("#lobby-title").inner_text() == "Лобби"
-    add_bots_ru = create_with_a_random_bot(page, "^Уровень добавляемых ботов$", r"^Olga садится на место 1\.$",
+    add_bots_ru = create_with_a_random_bot(page, "^Уровень добавляемых ботов$", r"^Вы садитесь на место 1\.$",
                                            r"^Случайный бот садится на место 2\.$")
     wait_spoken(page, r"^Раздача 1\.", add_bots_ru)
     # The first turn is said: "Ваш ход.", or the one sentence that names a combination held (a random deal).
@@ -159,7 +159,7 @@ def test_a_mpourloto_hand_by_keyboard_in_russian(page: Any, room: str) -> None:
         p.quickGame = { game: "mpourloto", options: { target: 100 } }; p.botLevel = "random"; }""")
     start = len(spoken(page))
     page.keyboard.press("q")
-    wait_spoken(page, r"^Oksana садится на место 1\.$", start)
+    wait_spoken(page, r"^Вы садитесь на место 1\.$", start)
     result = play_until_said(page, r"^Раздача \d+: ", r"^Пас$", start, limit=400)
     assert_assertive_only_asks(page, start, r"(Ваш ход|секунд[аы]? на ход|осталось \d+ секунд[аы]?)\.$")
     said = spoken(page)[result]
@@ -193,7 +193,7 @@ def test_greek_labels_game_sentences_and_the_connection_status(page: Any, room: 
     assert page.locator("#conn-status").inner_text() == "Σε σύνδεση"
     assert_no_violations(page, "Greek lobby")
 
-    mark = create_with_a_random_bot(page, "^Επίπεδο των μποτ που προσθέτετε$", r"^Eleni κάθεται στη θέση 1\.$",
+    mark = create_with_a_random_bot(page, "^Επίπεδο των μποτ που προσθέτετε$", r"^Κάθεστε στη θέση 1\.$",
                                     r"^Ένα τυχαίο μποτ κάθεται στη θέση 2\.$", labels=("Παιχνίδι", "Νέο τραπέζι"))
     wait_spoken(page, r"^Μοιρασιά 1\. (Μοιράζετε εσείς|Μοιράζει Μποτ 2)\. Ατού: (μπαστούνια|κούπες|καρό|σπαθιά), "
                       r"ανοιχτό φύλλο: ", mark)

@@ -279,30 +279,29 @@ def test_a_spectator_refused_on_coming_back_is_taken_to_the_lobby(page: Any, roo
 
 def test_coming_back_from_a_drop_the_missed_sentences_are_counted_not_read(page: Any, room: str) -> None:
     """After a drop, more missed sentences than one trick's are not read one by one (nor sounded): they go to the
-    history, and one sentence says how many and that Page Up reads them. None is lost though "Returner is back."
-    (said live at the login) overtakes them. After a page load, they go to the history unspoken."""
+    history, and one sentence says how many and that Page Up reads them. None is lost though the seat's return
+    (a table event at the login) overtakes them; the person's own going and coming back are not said to them."""
     host = Client(room.replace("http://", "ws://") + "/ws")
     try:
         host.login_guest("Keeper")
         table = host.request(type="create", game="bura", name="Filling up", options={"players": 6})["table"]
         sign_in(page, room, "Returner")
         page.locator(f"#join-{table}").click()
-        wait_spoken(page, r"^Returner sits in seat 1\.$")
+        wait_spoken(page, r"^You sit in seat 1\.$")
         mark = len(spoken(page))
         page.evaluate("window.trickroom.net.drop()")
         page.wait_for_function("() => document.getElementById('conn-status').textContent === 'Reconnecting'")
         for seat in range(1, 6):  # while the page waits a second before trying again
             assert host.request(type="bot_add", table=table, level="random", seat=seat)["type"] == "ok"
-        counted = wait_spoken(page, r"^You missed 6 messages; Page Up reads them\.$", mark)
-        assert spoken(page)[mark:] == ["Connection lost. Reconnecting.", "Reconnected.", "Returner is back.",
-                                       "You missed 6 messages; Page Up reads them."]
+        counted = wait_spoken(page, r"^You missed 5 messages; Page Up reads them\.$", mark)
+        assert spoken(page)[mark:] == ["Connection lost. Reconnecting.", "Reconnected.",
+                                       "You missed 5 messages; Page Up reads them."]
         bots = [f"A random bot sits in seat {seat}." for seat in range(2, 7)]
         history = page.evaluate("window.trickroom.speech.history.map((item) => item.text)")
         assert history[history.index("Reconnected."):] == [
-            "Reconnected.", "Returner is back.", "Returner has lost the connection.", *bots,
-            "You missed 6 messages; Page Up reads them."]
+            "Reconnected.", *bots, "You missed 5 messages; Page Up reads them."]
         page.keyboard.press("PageUp")  # the history, from its end
-        wait_spoken(page, r"^You missed 6 messages", counted + 1)
+        wait_spoken(page, r"^You missed 5 messages", counted + 1)
         page.keyboard.press("PageUp")
         wait_spoken(page, r"^A random bot sits in seat 6\.$", counted + 2)
 

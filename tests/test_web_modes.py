@@ -50,13 +50,13 @@ def test_browser_voice_speaks_in_order(page: Any, room: str) -> None:
     tab_to(page, "^Level of the bots you add$")
     page.keyboard.press("Home")
     page.keyboard.press("Enter")
-    wait_until(page, lambda: any(v["text"] == "Vox sits in seat 1." for v in voiced(page)), "the seat spoken")
+    wait_until(page, lambda: any(v["text"] == "You sit in seat 1." for v in voiced(page)), "the seat spoken")
     page.keyboard.press("b")
     wait_until(page, lambda: any(v["text"].endswith("bot sits in seat 2.") for v in voiced(page)), "the bot spoken")
     page.keyboard.press("l")  # repeat: interrupts, then says it again
     wait_until(page, lambda: voiced(page)[-1]["text"] == "A random bot sits in seat 2.", "the repeat")
     texts = [v["text"] for v in voiced(page)]
-    assert texts == ["Vox sits in seat 1.", "A random bot sits in seat 2.", "<cancel>", "A random bot sits in seat 2."]
+    assert texts == ["You sit in seat 1.", "A random bot sits in seat 2.", "<cancel>", "A random bot sits in seat 2."]
     assert all(v["lang"] == "en-US" for v in voiced(page) if v["text"] != "<cancel>")
     assert spoken(page)[live_before:] == []  # the live regions stay quiet in this mode
 
@@ -90,7 +90,7 @@ def test_high_contrast_and_large_text_modes(page: Any, room: str) -> None:
     tab_to(page, "^Level of the bots you add$")
     page.keyboard.press("Home")
     page.keyboard.press("Enter")
-    wait_spoken(page, r"^Cleo sits in seat 1\.$")
+    wait_spoken(page, r"^You sit in seat 1\.$")
     add_bots_and_start(page, 1)
     wait_until(page, lambda: bool((table_state(page) or {}).get("view")), "the deal")
     assert_no_violations(page, "table in high contrast")
@@ -141,7 +141,7 @@ def test_a_phone_plays_by_touch(browser: Any, room: str) -> None:
     dialog_open(phone, "table-dialog")
     phone.locator("#opt-bot-level").select_option("random")
     phone.get_by_role("button", name="Create", exact=True).tap()
-    wait_spoken(phone, r"^Tapper sits in seat 1\.$")
+    wait_spoken(phone, r"^You sit in seat 1\.$")
     phone.locator("#ctl-add-bot").tap()
     wait_spoken(phone, r"bot sits in seat 2\.$")
     phone.locator("#ctl-start").tap()

@@ -62,7 +62,7 @@ def choose_meld_table(page: Any) -> None:
     page.keyboard.press("b")
     start = wait_spoken(page, r"bot sits in seat 1\.", start) + 1
     page.keyboard.press("F3")
-    start = wait_spoken(page, r"Anna2 sits in seat 2", start) + 1
+    start = wait_spoken(page, r"^You sit in seat 2\.$", start) + 1
     add_bots_and_start(page, 2)
 
 

@@ -106,7 +106,7 @@ def start_bura_against_a_random_bot(page: Any, room: ProcessServer, name: str) -
     page.keyboard.press("Home")  # random: the fastest bots
     tab_to(page, "^Create$")
     page.keyboard.press("Enter")
-    wait_spoken(page, rf"^{name} sits in seat 1\.$")
+    wait_spoken(page, r"^You sit in seat 1\.$")
     page.keyboard.press("b")
     wait_spoken(page, r"bot sits in seat 2")
     page.keyboard.press("g")

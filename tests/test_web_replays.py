@@ -310,7 +310,7 @@ def test_a_hint_at_a_table_with_hints_by_its_key(page: Any, room: str) -> None:
     page.select_option("#opt-hints", "true")
     page.focus("#opt-name")
     page.keyboard.press("Enter")
-    wait_spoken(page, r"Hugo sits in seat 1")
+    wait_spoken(page, r"^You sit in seat 1\.$")
     page.keyboard.press("b")
     wait_spoken(page, r"bot sits in seat 2")
     page.keyboard.press("g")

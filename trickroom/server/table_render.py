@@ -48,6 +48,8 @@ def listing_in(entry: Message, game: Game, visible_to: list[str] | None, people:
 
 
 Said = Event | ChatMessage | TableEvent  # what a journal entry becomes
+# Table events not said to the person they are about: their client says "Connection lost." and "Reconnected."
+UNSAID_TO_THEM = frozenset({"disconnected", "reconnected"})
 
 
 def render(entry: Entry, listener: Listener, scene: Scene) -> Said | None:
@@ -69,23 +71,32 @@ def render(entry: Entry, listener: Listener, scene: Scene) -> Said | None:
         return {"type": "chat", "table": scene.table, "seq": entry.seq, "from": sender,
                 "message": entry.data["message"], "urgency": "polite",
                 "text": translate("chat.table", lang, name=sender["name"], message=entry.data["message"])}
-    return _table_event(entry, lang, scene)
+    return _table_event(entry, lang, scene, about_you(entry, listener))
 
 
-def _table_event(entry: Entry, lang: str, scene: Scene) -> TableEvent:
+def about_you(entry: Entry, listener: Listener) -> bool:
+    """Whether ``entry`` is a table event about ``listener`` themselves ("You sit in seat 1.")."""
+    user = entry.data.get("user") if entry.kind == "table_event" else None
+    return isinstance(user, dict) and user.get("id") == listener.user
+
+
+def _table_event(entry: Entry, lang: str, scene: Scene, you: bool) -> TableEvent:
     data = entry.data
     params: dict[str, Any] = said_in(data.get("params", {}), lang)
     params.setdefault("table", scene.name)
     key = f"table.{data['kind']}"
+    if you and f"{key}.you" in catalog(lang, "room"):  # the person's own doing, said to them: "you"
+        key = f"{key}.you"
     if "level" in params:  # a sentence per level where there is one ("An easy bot..."), else the level named
         level = str(params["level"])
         if f"bot.level.{level}" in catalog("en", "room"):
             params["level"] = translate(f"bot.level.{level}", lang)
         if f"{key}.{level}" in catalog(lang, "room"):
             key = f"{key}.{level}"
+    text = "" if you and data["kind"] in UNSAID_TO_THEM else translate(key, lang, **params)
     message: TableEvent = {"type": "table_event", "table": scene.table, "seq": entry.seq, "kind": data["kind"],
                            "urgency": "polite", "info": info_in(scene.info or {}, scene.game, lang),
-                           "text": translate(key, lang, **params)}
+                           "text": text}
     if "user" in data:
         message["user"] = data["user"]
     if "seat" in data:
@@ -126,10 +137,11 @@ def merged_texts(effects: Sequence[Effect]) -> dict[tuple[int, str], str]:
 
 def deliveries(announce: Announce) -> Iterator[tuple[str, Said]]:
     """(user id, message) for each listener of ``announce`` who may see its entry."""
-    said: dict[tuple[int | None, str], Said | None] = {}
+    said: dict[tuple[int | bool | None, str], Said | None] = {}
     by_seat = announce.entry.kind == "event"
     for listener in announce.to:
-        key = (listener.seat if by_seat else None, listener.lang)
+        # A game event reads the same to each seat; a table event to everyone but the person it is about.
+        key = (listener.seat if by_seat else about_you(announce.entry, listener), listener.lang)
         if key not in said:
             message = render(announce.entry, listener, announce.scene)
             if message is not None and announce.missed:
