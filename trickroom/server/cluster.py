@@ -56,8 +56,7 @@ class Cluster:
 
     async def addresses(self, exclude: str | None = None) -> list[str]:
         """The websocket addresses clients may use: live nodes that are not stopping."""
-        nodes = await self.live_nodes()
-        return sorted(str(e["url"]) for node, e in nodes.items() if not e.get("draining") and node != exclude)
+        return addresses_of(await self.live_nodes(), exclude)
 
     async def online(self) -> dict[str, Message]:
         """User id -> {"user", "lang"} for everyone connected to a live node."""
@@ -91,6 +90,11 @@ class Cluster:
         raw = await self.redis.hgetall(self.key("listings"))
         return {_text(k): json.loads(v) for k, v in raw.items()}
 
+
+
+def addresses_of(nodes: dict[str, Message], exclude: str | None = None) -> list[str]:
+    """The websocket addresses of ``nodes`` (as :meth:`Cluster.live_nodes` gives them) that are not stopping."""
+    return sorted(str(e["url"]) for node, e in nodes.items() if not e.get("draining") and node != exclude)
 
 
 def _text(value: Any) -> str:

@@ -14,6 +14,7 @@ from __future__ import annotations
 import asyncio
 import datetime as dt
 import logging
+import math
 import time
 from collections import Counter
 from typing import TYPE_CHECKING
@@ -22,6 +23,7 @@ from trickroom.games import OptionError, load_game
 from trickroom.narration import refusal, translate
 from trickroom.server import metrics
 from trickroom.server.accounts import hash_password
+from trickroom.server.cluster import addresses_of
 from trickroom.server.connection import CLOSE_RESTART, Connection
 from trickroom.server.dispatch import USER, Requests
 from trickroom.server.errors import error_message
@@ -59,6 +61,7 @@ if TYPE_CHECKING:
     from trickroom.server.room import Room
 
 log = logging.getLogger("trickroom.room")
+PRESENCE_RECONCILE_SECONDS = 15.0  # at most this long between two readings of everyone online (several nodes)
 
 
 def taken_by_others(owned: dict[int, Table], kept: set[int], here: dict[str, Table]) -> list[Table]:
@@ -80,6 +83,9 @@ class Ownership:
         self.heartbeat_task: asyncio.Task[None] | None = None
         self.lease_keeper: LeaseKeeper | None = None
         self.takeover_lock = asyncio.Lock()
+        self.live_node_ids: set[str] = set()  # the live nodes at the last reconciling of who is online
+        self.reconciled_at = -math.inf  # when (self.clock)
+        self.clock = time.monotonic
 
     # Start and stop
 
@@ -166,8 +172,16 @@ class Ownership:
             log.warning("table %s was taken over by another node", table.id, extra={"table": table.id})
             await self.drop_table(table, release=False)
         await self.adopt_orphans()
-        self.node_urls = await room.cluster.addresses() or [self.settings.websocket_url]
-        await room.lobby.reconcile_presence()
+        nodes = await room.cluster.live_nodes()
+        self.node_urls = addresses_of(nodes) or [self.settings.websocket_url]
+        # Who is online comes as the lobby's presence messages; reading everyone online from Redis (every node's
+        # list of its users) is the safety net: when a node came or went (a dead node's users leave with it), and
+        # every PRESENCE_RECONCILE_SECONDS for a message lost. Done at every beat, it was about a tenth of each
+        # node's time with 3000 people on three nodes (docs/performance.md).
+        now = self.clock()
+        if set(nodes) != self.live_node_ids or now - self.reconciled_at >= PRESENCE_RECONCILE_SECONDS:
+            self.live_node_ids, self.reconciled_at = set(nodes), now
+            await room.lobby.reconcile_presence()
 
     async def adopt_orphans(self) -> None:
         for number in await self.room.store.orphan_tables():

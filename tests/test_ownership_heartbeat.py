@@ -1,0 +1,64 @@
+"""One node's heartbeat among several, with stand-ins for the room's store, Redis and lobby: who is online is read
+from Redis when a node came or went, and otherwise only every PRESENCE_RECONCILE_SECONDS (a fake clock)."""
+
+from __future__ import annotations
+
+import asyncio
+from types import SimpleNamespace
+from typing import Any
+
+from trickroom.server.ownership import PRESENCE_RECONCILE_SECONDS, Ownership
+
+
+class Clock:
+    def __init__(self) -> None:
+        self.now = 100.0
+
+    def __call__(self) -> float:
+        return self.now
+
+
+class Stand:
+    """The room's parts the heartbeat touches, counting how often everyone online is read."""
+
+    def __init__(self) -> None:
+        self.nodes: dict[str, Any] = {"n1": {"url": "ws://a/ws"}, "n2": {"url": "ws://b/ws"}}
+        self.reconciled = 0
+
+    async def heartbeat(self, users: Any, draining: bool = False) -> None:
+        return None
+
+    async def live_nodes(self) -> dict[str, Any]:
+        return dict(self.nodes)
+
+    async def renew_leases(self, node: str, tables: list[int], lease: float) -> set[int]:
+        return set(tables)
+
+    async def orphan_tables(self) -> list[int]:
+        return []
+
+    async def reconcile_presence(self) -> None:
+        self.reconciled += 1
+
+
+def test_everyone_online_is_read_when_a_node_comes_or_goes_and_now_and_then() -> None:
+    stand, clock = Stand(), Clock()
+    settings = SimpleNamespace(websocket_url="ws://here/ws", node_id="n1", lease_seconds=3.0)
+    room: Any = SimpleNamespace(settings=settings, cluster=stand, store=stand, lobby=stand, users_here=dict)
+    ownership = Ownership(room)
+    ownership.clock = clock
+
+    def beat(seconds: float) -> int:
+        clock.now += seconds
+        asyncio.run(ownership.heartbeat())
+        return stand.reconciled
+
+    assert beat(0) == 1  # the first beat reads it
+    assert ownership.node_urls == ["ws://a/ws", "ws://b/ws"]
+    assert [beat(1) for _ in range(5)] == [1] * 5  # nothing changed: the lobby's messages keep it
+    stand.nodes["n3"] = {"url": "ws://c/ws"}
+    assert beat(1) == 2  # a node came
+    del stand.nodes["n2"]
+    assert beat(1) == 3  # a node went: its people leave with it
+    assert beat(PRESENCE_RECONCILE_SECONDS - 1) == 3
+    assert beat(1) == 4  # and now and then, for a message lost
