@@ -3,7 +3,8 @@
 Every node keeps its own copy of the lobby, rebuilt from ``lobby`` bus messages (:meth:`Lobby.on_lobby`), so
 another node's presence, tables and chat appear here the same way as this node's own. With several nodes the
 listings and the people online are also kept in Redis (:class:`~trickroom.server.cluster.Cluster`), read when the
-node starts, and the people online are brought up to date at each heartbeat (:meth:`Lobby.reconcile_presence`).
+node starts, and the people online are brought up to date when a node comes or goes, and every 15 s
+(:meth:`Lobby.reconcile_presence`, from the heartbeat).
 """
 
 from __future__ import annotations
