@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import logging
 from collections import defaultdict
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Sequence
 from typing import Any, Protocol
 
 Handler = Callable[[dict[str, Any]], Awaitable[None]]
@@ -27,6 +27,10 @@ log = logging.getLogger("trickroom.bus")
 class Bus(Protocol):
     async def publish(self, channel: str, message: dict[str, Any]) -> int:
         """Send ``message`` to every subscriber of ``channel``; return how many there were."""
+        ...
+
+    async def publish_many(self, items: Sequence[tuple[str, dict[str, Any]]]) -> None:
+        """``publish`` each (channel, message) of ``items``, in order (a table step's deliveries to its people)."""
         ...
 
     async def subscribe(self, channel: str, handler: Handler) -> None: ...
@@ -50,6 +54,10 @@ class LocalBus:
             except Exception:  # one broken subscriber must not starve the others
                 log.exception("bus handler failed on %s", channel)
         return len(handlers)
+
+    async def publish_many(self, items: Sequence[tuple[str, dict[str, Any]]]) -> None:
+        for channel, message in items:
+            await self.publish(channel, message)
 
     async def subscribe(self, channel: str, handler: Handler) -> None:
         self._handlers[channel].append(handler)

@@ -15,7 +15,7 @@ import contextlib
 import json
 import logging
 from collections import defaultdict
-from collections.abc import Callable, Coroutine
+from collections.abc import Callable, Coroutine, Sequence
 from typing import Any
 
 import redis.asyncio as redis
@@ -41,6 +41,17 @@ class RedisBus:
     async def publish(self, channel: str, message: dict[str, Any]) -> int:
         receivers: int = await self.redis.publish(self.prefix + channel, json.dumps(message, separators=(",", ":")))
         return receivers
+
+    async def publish_many(self, items: Sequence[tuple[str, dict[str, Any]]]) -> None:
+        """One round trip for them all (a pipeline, not a transaction): a table step used to wait for Redis once
+        per person at the table, one after another."""
+        if len(items) == 1:
+            await self.publish(*items[0])
+            return
+        async with self.redis.pipeline(transaction=False) as pipe:
+            for channel, message in items:
+                pipe.publish(self.prefix + channel, json.dumps(message, separators=(",", ":")))
+            await pipe.execute()
 
     async def subscribe(self, channel: str, handler: Handler) -> None:
         self._handlers[channel].append(handler)

@@ -337,10 +337,11 @@ class Table:
 
     async def send_all(self, outbox: dict[str, list[Message]]) -> None:
         """Each user's messages in ``outbox`` as one delivery (then ``outbox`` is empty)."""
-        for user_id, items in outbox.items():
-            payload: Message = items[0] if len(items) == 1 else {"batch": items}
-            await self.services.bus.publish(f"user:{user_id}", payload)
+        deliveries = [(f"user:{user_id}", items[0] if len(items) == 1 else {"batch": items})
+                      for user_id, items in outbox.items()]
         outbox.clear()
+        if deliveries:
+            await self.services.bus.publish_many(deliveries)
 
     @staticmethod
     def item(message: AnyServerMessage | Message, conn: str | None = None, say: Message | None = None,
