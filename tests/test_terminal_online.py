@@ -71,6 +71,7 @@ def test_join_a_room_create_a_table_and_play_a_hand_against_a_bot(room: str) -> 
     for expected in (f"Connecting to {room}.", f"Welcome, {name}.", "You sit in seat 1.",
                      "A random bot sits in seat 2.", "The game begins."):
         assert expected in driver.lines
+    assert "You are watching." not in driver.lines  # made, then sat at once: one sentence, not two
     # The first turn is said: "Your turn.", or the one sentence naming a combination held.
     assert any(line == "Your turn." or line.startswith("You may announce") for line in driver.lines), driver.lines
     # Messages from the room may come in between: read up to the line we wait for.

@@ -370,6 +370,10 @@ class OnlineClient(Session, FinishedGames):
         return translate("bot.name", self.lang, number=seat + 1)
 
     def on_table_event(self, msg: Message) -> None:
+        if msg.get("table") != self.table:
+            # Before the table's snapshot: one's own coming to watch a table just made or joined ("You are
+            # watching.", then at once "You sit in seat 1."). The web client does not say it either.
+            return
         if "info" in msg:
             self.set_info(msg["info"])
         self.say(msg.get("text", ""))
