@@ -8,8 +8,9 @@ import io
 import json
 from typing import Any
 
+from trickroom.terminal.catch_up import MISSED_SAID_AT_MOST
 from trickroom.terminal.console import Console
-from trickroom.terminal.online import MISSED_SAID_AT_MOST, OnlineClient
+from trickroom.terminal.online import OnlineClient
 from trickroom.terminal.render import Style
 
 SEATS = [{"seat": 0, "user": {"id": "u1", "name": "Tess", "guest": True}, "bot": None},

@@ -26,7 +26,6 @@ import queue
 import threading
 import time
 from collections.abc import Sequence
-from dataclasses import dataclass, field
 from typing import Any
 
 from babel.numbers import format_decimal
@@ -35,6 +34,7 @@ from websockets.sync.client import ClientConnection, connect
 
 from trickroom.narration import catalog, translate
 from trickroom.narration.names import grouped
+from trickroom.terminal.catch_up import CatchUp, fresh, said_now
 from trickroom.terminal.commands import Act, Empty, Info, Other, Problem, Quit, parse, unknown
 from trickroom.terminal.console import Console, printable
 from trickroom.terminal.online_games import FinishedGames
@@ -49,18 +49,8 @@ POLL_SECONDS = 0.05
 ONLINE_WORDS = ("tables", "join", "create", "start", "bot", "leave", "say", "stats", "games", "replay", "report",
                 "ignore", "unignore", "reports", "mods")
 JOURNAL_TYPES = ("event", "table_event", "chat")  # table messages numbered by the table's journal
-MISSED_SAID_AT_MOST = 4  # after a drop, missed sentences said as they come; more go to the history (one Bura trick)
 SERVICE_RESTART = 1012  # websocket close code: the server is restarting or handing its tables over
 RECONNECT_SECONDS = 60.0  # how long to keep trying before giving up
-
-
-@dataclass
-class CatchUp:
-    """A table resumed after a drop, until its snapshot."""
-
-    after: int  # the seq the resume asked from
-    live: set[int] = field(default_factory=set)  # the seqs that came live meanwhile
-    missed: list[str] = field(default_factory=list)  # the missed sentences, held back
 
 
 class OnlineClient(Session, FinishedGames):
@@ -218,19 +208,9 @@ class OnlineClient(Session, FinishedGames):
         table, seq = msg.get("table"), msg.get("seq")
         catching = self.catching_up.get(table) if isinstance(table, str) else None
         missed = catching is not None and bool(msg.get("missed"))
-        if isinstance(table, str) and isinstance(seq, int) and kind in JOURNAL_TYPES:
-            # A journal message seen already (a resume overlapping what arrived live) is not printed twice. What
-            # comes live can overtake the resume's missed messages ("Mira is back." at the login): a missed message
-            # is new unless it came live meanwhile.
-            last = self.last_seq.get(table, 0)
-            if catching is not None and missed:
-                if seq <= catching.after or seq in catching.live:
-                    return
-            elif seq <= last:
-                return
-            elif catching is not None:
-                catching.live.add(seq)
-            self.last_seq[table] = max(last, seq)
+        if (isinstance(table, str) and isinstance(seq, int) and kind in JOURNAL_TYPES
+                and not fresh(self.last_seq, table, seq, catching, missed)):
+            return  # seen already (a resume overlapping what came live): not printed twice
         handler = getattr(self, f"on_{kind}", None)
         self.holding = catching.missed if catching is not None and missed else None
         try:
@@ -251,7 +231,7 @@ class OnlineClient(Session, FinishedGames):
     def say_missed(self, missed: list[str]) -> None:
         """What was missed during a drop: a few sentences said as they would have been; more kept for
         ``history``, and one line says how many (coming back, the player needs the table as it is now)."""
-        if len(missed) <= MISSED_SAID_AT_MOST:
+        if said_now(missed):
             for line in missed:
                 self.say(line)
             return
