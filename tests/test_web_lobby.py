@@ -15,6 +15,7 @@ import pytest
 from server_helpers import Client
 from web_helpers import (
     RECORDER,
+    SOUND_SPY,
     csp_listener,
     focused_name,
     my_turn,
@@ -289,6 +290,7 @@ def test_coming_back_from_a_drop_the_missed_sentences_are_counted_not_read(page:
         page.locator(f"#join-{table}").click()
         wait_spoken(page, r"^You sit in seat 1\.$")
         mark = len(spoken(page))
+        page.evaluate(SOUND_SPY)
         page.evaluate("window.trickroom.net.drop()")
         page.wait_for_function("() => document.getElementById('conn-status').textContent === 'Reconnecting'")
         for seat in range(1, 6):  # while the page waits a second before trying again
@@ -296,6 +298,8 @@ def test_coming_back_from_a_drop_the_missed_sentences_are_counted_not_read(page:
         counted = wait_spoken(page, r"^You missed 5 messages; Page Up reads them\.$", mark)
         assert spoken(page)[mark:] == ["Connection lost. Reconnecting.", "Reconnected.",
                                        "You missed 5 messages; Page Up reads them."]
+        # No sound either: not for each missed message, nor for one's own return (no sentence is said for it).
+        assert page.evaluate("window.trickroom.sounds.played") == []
         bots = [f"A random bot sits in seat {seat}." for seat in range(2, 7)]
         history = page.evaluate("window.trickroom.speech.history.map((item) => item.text)")
         assert history[history.index("Reconnected."):] == [

@@ -177,7 +177,7 @@ export const tableMessageHandlers = {
     const seat = state.table.info.seats?.find((s) => s.user && s.user.id === state.user?.id);
     state.table.you = { seat: seat ? seat.seat : null, host: m.info.host?.id === state.user?.id };
     if (m.kind === "finished") state.table.standings = m.standings;
-    if (!quiet(m)) {
+    if (!quiet(m) && m.text) { // a sound comes with its sentence: none for one's own return (said by the client)
       if (JOIN_KINDS.has(m.kind)) sounds.play("join");
       else if (LEAVE_KINDS.has(m.kind)) sounds.play("leave");
     }
