@@ -20,6 +20,7 @@ from trickroom.bots.bura.policy import NORMAL_WEIGHTS, Weights, _miss_chance, be
 from trickroom.cards import SUITS
 from trickroom.games import Game
 from trickroom.games.bura import tables
+from trickroom.games.bura.match import BuraMatch
 from trickroom.games.bura.tables import BEATS, ID_OF, KINDS_CLASSIC, KINDS_MOSCOW, WINS_AT_ONCE, play_beats
 
 _ID = ID_OF.__getitem__
@@ -348,14 +349,12 @@ def heuristic_choice(plays: Sequence[Sequence[str]], trick: Sequence[tuple[int, 
 
 def dealt_playout(game: Game, deck: Sequence[str]) -> Playout:
     """The first hand dealt from ``deck`` (card codes, top first) as a playout that knows every card: for
-    self-play between heuristics (bench/bura_playouts.py). The engine deals; the stock keeps the deck's order
-    with the face-up trump card last (B2, B3)."""
+    self-play between heuristics (bench/bura_playouts.py). The engine deals, and its stock is the playout's."""
     match = game.new_match(seed=0, decks=[list(deck)])
+    assert isinstance(match, BuraMatch)
     view = match.view(0)
     hands = {seat: list(match.view(seat)["hand"]) for seat in range(1, game.players)}
-    face_up = view["trump_card"]
-    dealt = {*view["hand"], *(card for hand in hands.values() for card in hand), face_up}
-    stock = [card for card in deck if card not in dealt] + [face_up]
+    stock = [tables.CODES[card] for card in match.stock[match.stock_pos:]]
     return Playout(view, {"hands": hands, "stock": stock, "points": [0] * game.players}, set())
 
 
