@@ -7,15 +7,9 @@ import asyncio
 from types import SimpleNamespace
 from typing import Any
 
+from test_lease_keeper import Clock
+
 from trickroom.server.ownership import PRESENCE_RECONCILE_SECONDS, Ownership
-
-
-class Clock:
-    def __init__(self) -> None:
-        self.now = 100.0
-
-    def __call__(self) -> float:
-        return self.now
 
 
 class Stand:
