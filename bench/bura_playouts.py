@@ -19,13 +19,13 @@ from __future__ import annotations
 
 import argparse
 import dataclasses
-import math
 from concurrent.futures import ProcessPoolExecutor
 from functools import lru_cache
 
 from trickroom.bots.bura import PLAYOUT_WEIGHTS
 from trickroom.bots.bura.policy import Weights
 from trickroom.bots.bura.rollout import Tables, self_play_share
+from trickroom.bots.stats import Z_95, Share, ratio_share
 from trickroom.cards import deal_rng, shuffled
 from trickroom.games import load_game
 from trickroom.games.bura import Bura
@@ -46,14 +46,11 @@ def tables_of(weights: Weights) -> Tables:
     return Tables(weights)  # its lookups take longer to build than a hand takes to play
 
 
-def share(weights_a: Weights, weights_b: Weights, decks: int, seed: int,
-          pool: ProcessPoolExecutor) -> tuple[float, float]:
-    """A's share of the hands against B over ``decks`` duplicate decks, and its standard error."""
+def share(weights_a: Weights, weights_b: Weights, decks: int, seed: int, pool: ProcessPoolExecutor) -> Share:
+    """A's share of the hands against B over ``decks`` duplicate decks, with its 95% interval (as the arena's)."""
     jobs = [(seed * 1_000_003 + i, weights_a, weights_b) for i in range(decks)]
     scores = list(pool.map(deck_score, jobs, chunksize=200))
-    mean = sum(scores) / decks
-    variance = sum((s - mean) ** 2 for s in scores) / (decks - 1)
-    return mean, math.sqrt(variance / decks)
+    return ratio_share(scores, [1.0] * decks)
 
 
 def climb(start: Weights, rounds: int, decks: int, seed: int, pool: ProcessPoolExecutor) -> Weights:
@@ -65,8 +62,9 @@ def climb(start: Weights, rounds: int, decks: int, seed: int, pool: ProcessPoolE
             kept: tuple[float, Weights] | None = None
             for trial in trials:
                 candidate = dataclasses.replace(best, **{field.name: round(trial, 3)})
-                mean, error = share(candidate, best, decks, seed + round_number, pool)
-                print(f"round {round_number} {field.name} = {trial:.3g}: {mean:.2%} +- {1.96 * error:.2%}", flush=True)
+                result = share(candidate, best, decks, seed + round_number, pool)
+                mean, error = result.value, (result.high - result.value) / Z_95
+                print(f"round {round_number} {field.name} = {trial:.3g}: {result.percent()}", flush=True)
                 if mean - 2.5 * error > 0.5 and (kept is None or mean > kept[0]):
                     kept = (mean, candidate)
             if kept is not None:
@@ -89,9 +87,9 @@ def main() -> None:
             start = HARD if args.start == "hard" else Weights()
             print(f"ends with {climb(start, args.rounds, args.decks, args.seed, pool)}")
             return
-        mean, error = share(HARD, Weights(), args.decks, args.seed, pool)
-        print(f"{args.decks} duplicate decks, seed {args.seed}: the hard level's playout policy wins {mean:.1%} "
-              f"[{mean - 1.96 * error:.1%}, {mean + 1.96 * error:.1%}] of the hands against the normal level's")
+        result = share(HARD, Weights(), args.decks, args.seed, pool)
+        print(f"{args.decks} duplicate decks, seed {args.seed}: the hard level's playout policy wins "
+              f"{result.percent()} of the hands against the normal level's")
         print(f"hard's weights: {HARD}")
 
 
