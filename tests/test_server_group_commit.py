@@ -1,28 +1,45 @@
 """Group commit of the action log: concurrent appends share a transaction, each append returns only once its
-row is committed, and the (table, seq) fence still refuses a stale owner's append without failing the others."""
+row is committed, and the (table, seq) fence still refuses a stale owner's append without failing the others (on
+SQLite's writer thread, and on PostgreSQL, where a batch is one statement in autocommit)."""
 
 from __future__ import annotations
 
 import asyncio
+import secrets
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from conftest import need_service
+from test_server_postgres import POSTGRES, _execute, postgres_available
 
 from trickroom.server.rows import TableRow
 from trickroom.server.store import StaleOwner, Store
 
 
-async def new_store(path: Path) -> tuple[Store, list[int]]:
-    store = Store(f"sqlite:///{path}")
+@pytest.fixture(params=["sqlite", pytest.param("postgres", marks=pytest.mark.services)])
+def database(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[tuple[str, str | None]]:
+    """(url, schema): a scratch SQLite file, or a fresh PostgreSQL schema dropped afterwards."""
+    if request.param == "sqlite":
+        yield f"sqlite:///{tmp_path / 'log.sqlite3'}", None
+        return
+    need_service(postgres_available(), f"PostgreSQL is not reachable at {POSTGRES}")
+    schema = f"trickroom_test_{secrets.token_hex(4)}"
+    yield POSTGRES, schema
+    asyncio.run(_execute(f'DROP SCHEMA IF EXISTS "{schema}" CASCADE'))
+
+
+async def new_store(path: Path | tuple[str, str | None]) -> tuple[Store, list[int]]:
+    store = Store(f"sqlite:///{path}") if isinstance(path, Path) else Store(*path)
     await store.migrate()
     tables = [await store.create_table(TableRow(game="bura", options={}, settings={}, seats=[], host={},
                                                 status="playing")) for _ in range(3)]
     return store, tables
 
 
-def test_concurrent_appends_share_commits_and_all_land(tmp_path: Path) -> None:
+def test_concurrent_appends_share_commits_and_all_land(database: tuple[str, str | None]) -> None:
     async def scenario() -> None:
-        store, tables = await new_store(tmp_path / "log.sqlite3")
+        store, tables = await new_store(database)
         try:
             appends = [store.append_action(table, seq, 0, f"a{seq}", seq, "u1")
                        for seq in range(1, 21) for table in tables]
@@ -37,9 +54,9 @@ def test_concurrent_appends_share_commits_and_all_land(tmp_path: Path) -> None:
     asyncio.run(scenario())
 
 
-def test_a_stale_append_fails_alone_in_its_batch(tmp_path: Path) -> None:
+def test_a_stale_append_fails_alone_in_its_batch(database: tuple[str, str | None]) -> None:
     async def scenario() -> None:
-        store, (first, second, _) = await new_store(tmp_path / "fence.sqlite3")
+        store, (first, second, _) = await new_store(database)
         try:
             await store.append_action(first, 1, 0, "new-owner", 1, "u1")
             results = await asyncio.gather(

@@ -20,12 +20,16 @@ by :meth:`Store.read` in one of a few reader threads, each with its own connecti
 the writer writes): one trip for a request's reads, for the same reason. The database runs in WAL mode with
 ``synchronous=NORMAL``: a committed transaction survives the server process being killed; only a power cut or an
 operating-system crash may lose the last transactions. On PostgreSQL the same functions, writes and reads, run
-through an async session of the pool (``run_sync``).
+through an async session of the pool (``run_sync``), except the writes that are one statement (an action log's
+batch, a table's save, a lease's renewal, :meth:`Store.write_statement`): a statement is a transaction by itself,
+so those go in autocommit, one trip to the database instead of three (begin, the statement, commit) and without
+an ORM session, for a third to a half of the CPU (docs/performance.md, "Three nodes, measured by sampling").
 """
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import datetime as dt
 import secrets
 from collections.abc import Callable, Sequence
@@ -50,7 +54,7 @@ from sqlalchemy import (
 from sqlalchemy.engine import Connection, Engine
 from sqlalchemy.exc import IntegrityError, OperationalError
 from sqlalchemy.exc import TimeoutError as PoolTimeout
-from sqlalchemy.ext.asyncio import AsyncEngine, async_sessionmaker, create_async_engine
+from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine, async_sessionmaker, create_async_engine
 from sqlalchemy.orm import Session, make_transient, sessionmaker
 from sqlalchemy.sql import Select
 from sqlalchemy.sql.base import Executable
@@ -143,6 +147,10 @@ class Store:
         kwargs["hide_parameters"] = True
         self.engine: AsyncEngine = create_async_engine(self.url, **kwargs)  # reads (and writes on PostgreSQL)
         self.sessions = async_sessionmaker(self.engine, expire_on_commit=False)
+        # PostgreSQL: the writes that are one statement (the same pool, in autocommit), and the action log's own
+        # connection from it, held between its batches (a checkout and return cost as much as the statement)
+        self.autocommit: AsyncEngine | None = None
+        self.log_connection: tuple[AsyncConnection, asyncio.AbstractEventLoop] | None = None
         # SQLite: the write connection and the one thread that uses it (Store.write); the readers (Store.read)
         self.writer: ThreadPoolExecutor | None = None
         self.write_engine: Engine | None = None
@@ -163,6 +171,8 @@ class Store:
             event.listen(self.read_engine, "connect", _sqlite_pragmas)
             self.read_sessions = sessionmaker(self.read_engine, expire_on_commit=False)
             self.reader = ThreadPoolExecutor(max_workers=READERS, thread_name_prefix="sqlite-reader")
+        else:
+            self.autocommit = self.engine.execution_options(isolation_level="AUTOCOMMIT")
         self.action_log = GroupCommitter(self._insert_actions)
         # Sign-ins arrive in bursts (fifty a second at 3000 people): their sessions share transactions as the
         # actions do, instead of queueing one transaction each for SQLite's single write connection.
@@ -190,6 +200,7 @@ class Store:
         await self.session_log.close()
         if self.table_log is not None:
             await self.table_log.close()
+        await self.drop_log_connection()
         await self.engine.dispose()
         if self.reader is not None and self.read_engine is not None:
             self.reader.shutdown()  # (after the reads under way)
@@ -215,9 +226,20 @@ class Store:
         with self.write_sessions() as s, s.begin():
             return job(s)
 
-    async def write_statement(self, statement: Executable) -> int:
-        """One statement in a transaction of its own; how many rows it changed."""
-        return await self.write(lambda s: rowcount(s.execute(statement)))
+    async def write_statement(self, statement: Executable, params: Sequence[dict[str, Any]] | None = None) -> int:
+        """One statement (run once per dict of ``params``, if given) in a transaction of its own; how many rows
+        it changed."""
+        if self.autocommit is None:
+            return await self.write(lambda s: rowcount(s.execute(statement, params)))
+        async with self.autocommit.connect() as conn:
+            return rowcount(await conn.execute(statement, params))
+
+    async def write_returning(self, statement: Executable) -> list[Any]:
+        """One statement with ``RETURNING`` in a transaction of its own; the first column of the rows it returned."""
+        if self.autocommit is None:
+            return await self.write(lambda s: list(s.execute(statement).scalars()))
+        async with self.autocommit.connect() as conn:
+            return list((await conn.execute(statement)).scalars())
 
     async def add(self, row: T) -> T:
         """Insert one ORM row in a transaction of its own; the row, its key set."""
@@ -378,8 +400,16 @@ class Store:
         merged: dict[int, dict[str, Any]] = {}  # a table saved twice in one batch: its values in order, the last wins
         for row in rows:
             merged.setdefault(row["id"], {}).update(row["values"])
+        updates = table_updates(merged)
+        if len(updates) == 1:
+            await self.write_statement(*updates[0])
+            return
 
-        await self.write(lambda s: update_table_rows(s, merged))
+        def update_all(s: Session) -> None:
+            for statement, params in updates:
+                s.execute(statement, params)
+
+        await self.write(update_all)
 
     async def unfinished_tables(self) -> list[TableRow]:
         return await self.read_rows(select(TableRow).where(TableRow.status != "finished")
@@ -410,14 +440,10 @@ class Store:
         if not table_ids:
             return set()
         until = utcnow() + dt.timedelta(seconds=lease_seconds)
-
-        def renew(s: Session) -> set[int]:
-            s.execute(update(TableRow).where(TableRow.id.in_(table_ids), TableRow.owner_node == node_id)
-                      .values(lease_until=until))
-            rows = s.execute(select(TableRow.id).where(TableRow.id.in_(table_ids), TableRow.owner_node == node_id))
-            return set(rows.scalars())
-
-        return await self.write(renew)
+        tables = cast(Table, TableRow.__table__)
+        return set(await self.write_returning(
+            update(tables).where(tables.c.id.in_(table_ids), tables.c.owner_node == node_id)
+            .values(lease_until=until).returning(tables.c.id)))
 
     async def orphan_tables(self, finished_within: float = FINISHED_ORPHANS_WITHIN) -> list[int]:
         """Unfinished tables whose owner's lease has run out (or that were handed over); and tables that finished
@@ -449,10 +475,27 @@ class Store:
             raise StaleOwner(f"table {table_id} already has action {seq}") from exc
 
     async def _insert_actions(self, rows: Sequence[dict[str, Any]]) -> None:
-        def insert_actions(s: Session) -> None:
-            s.execute(insert(ActionRow), list(rows))
+        if self.autocommit is None:
+            def insert_actions(s: Session) -> None:
+                s.execute(insert(ActionRow), list(rows))
 
-        await self.write(insert_actions)
+            await self.write(insert_actions)
+            return
+        loop = asyncio.get_running_loop()
+        if self.log_connection is None or self.log_connection[1] is not loop:
+            self.log_connection = (await self.autocommit.connect(), loop)
+        conn = self.log_connection[0]
+        try:  # one statement, all its rows or none (the fence: see group_commit)
+            await conn.execute(insert(ActionRow), list(rows))
+        except Exception:  # the fence held, or the connection broke: the next batch takes a fresh connection
+            await self.drop_log_connection()
+            raise
+
+    async def drop_log_connection(self) -> None:
+        held, self.log_connection = self.log_connection, None
+        if held is not None and held[1] is asyncio.get_running_loop():
+            with contextlib.suppress(Exception):
+                await held[0].close()
 
     async def actions(self, table_id: int) -> list[LoggedAction]:
         rows = await self.read_rows(select(ActionRow).where(ActionRow.table_id == table_id).order_by(ActionRow.seq))
@@ -536,17 +579,18 @@ class Store:
         return await self.read_rows(select(StatRow).where(StatRow.user_id == user_id).order_by(StatRow.game))
 
 
-def update_table_rows(s: Session, saves: dict[int, dict[str, Any]]) -> None:
+def table_updates(saves: dict[int, dict[str, Any]]) -> list[tuple[Executable, list[dict[str, Any]]]]:
     """Each table's row (by id) updated with its values: one statement per set of columns, run for all its rows at
-    once (the driver's executemany). Updated one by one through the ORM, a row cost about 1 ms of SQLite's writer
-    thread (bench/db_writes.py), the largest part of its time in an evening of 3000 people."""
+    once (the driver's executemany), with its parameters. Updated one by one through the ORM, a row cost about
+    1 ms of SQLite's writer thread (bench/db_writes.py), the largest part of its time in an evening of 3000
+    people."""
     by_columns: dict[tuple[str, ...], list[dict[str, Any]]] = {}
     for table_id, values in saves.items():
         by_columns.setdefault(tuple(sorted(values)), []).append({"row_id": table_id, **values})
     tables = cast(Table, TableRow.__table__)
-    for columns, params in by_columns.items():
-        s.execute(update(tables).where(tables.c.id == bindparam("row_id"))
-                  .values({column: bindparam(column) for column in columns}), params)
+    return [(update(tables).where(tables.c.id == bindparam("row_id"))
+             .values({column: bindparam(column) for column in columns}), params)
+            for columns, params in by_columns.items()]
 
 
 def _sqlite_pragmas(dbapi_connection: Any, record: Any) -> None:
