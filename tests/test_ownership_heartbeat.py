@@ -18,9 +18,10 @@ class Stand:
     def __init__(self) -> None:
         self.nodes: dict[str, Any] = {"n1": {"url": "ws://a/ws"}, "n2": {"url": "ws://b/ws"}}
         self.reconciled = 0
+        self.rewritten = 0
 
-    async def heartbeat(self, users: Any, draining: bool = False) -> None:
-        return None
+    async def heartbeat(self, users: Any, draining: bool = False, rewrite: bool = True) -> None:
+        self.rewritten += rewrite
 
     async def live_nodes(self) -> dict[str, Any]:
         return dict(self.nodes)
@@ -56,3 +57,18 @@ def test_everyone_online_is_read_when_a_node_comes_or_goes_and_now_and_then() ->
     assert beat(1) == 3  # a node went: its people leave with it
     assert beat(PRESENCE_RECONCILE_SECONDS - 1) == 3
     assert beat(1) == 4  # and now and then, for a message lost
+
+
+def test_a_node_writes_its_list_of_users_anew_now_and_then_not_at_every_beat() -> None:
+    stand, clock = Stand(), Clock()
+    settings = SimpleNamespace(websocket_url="ws://here/ws", node_id="n1", lease_seconds=3.0)
+    room: Any = SimpleNamespace(settings=settings, cluster=stand, store=stand, lobby=stand, users_here=dict)
+    ownership = Ownership(room)
+    ownership.clock = clock
+    written = []
+    for _ in range(int(PRESENCE_RECONCILE_SECONDS) * 2 + 1):
+        asyncio.run(ownership.heartbeat())
+        written.append(stand.rewritten)
+        clock.now += 1
+    assert written[0] == 1 and written[int(PRESENCE_RECONCILE_SECONDS) - 1] == 1  # the first beat, then not
+    assert written[-1] == 3  # once every PRESENCE_RECONCILE_SECONDS

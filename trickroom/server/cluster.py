@@ -15,11 +15,13 @@ the same everywhere and a dead node's users drop out by themselves when its entr
 
 from __future__ import annotations
 
-import json
 import time
+from collections.abc import Callable
 from typing import Any
 
 import redis.asyncio as redis
+
+from trickroom.server.redis_bus import pack, unpack
 
 Message = dict[str, Any]
 
@@ -35,16 +37,30 @@ class Cluster:
     def key(self, name: str) -> str:
         return self.prefix + name
 
-    async def heartbeat(self, users: dict[str, Message], draining: bool = False) -> None:
-        """Announce this node alive for ``ttl`` seconds more, with the users connected here. A draining node
-        (stopping) still counts its users online for the ttl but is no longer offered to clients."""
-        entry = json.dumps({"url": self.url, "until": time.time() + self.ttl, "draining": draining})
+    async def heartbeat(self, users: Callable[[], dict[str, Message]], draining: bool = False,
+                        rewrite: bool = True) -> None:
+        """Announce this node alive for ``ttl`` seconds more, and its list of users with it. A draining node
+        (stopping) still counts its users online for the ttl but is no longer offered to clients.
+
+        The list is kept up to date as people come and go (:meth:`add_user`, :meth:`remove_user`); ``rewrite``
+        writes it anew from ``users()`` (who is connected here), the safety net for a change lost on the way. It
+        is rewritten anyway if it expired (a late beat). Rewriting it at every beat cost each node a thousand
+        entries a second at 3000 people (docs/performance.md, "Three nodes, measured by sampling")."""
+        entry = pack({"url": self.url, "until": time.time() + self.ttl, "draining": draining})
         key = self.key(f"users:{self.node_id}")
         async with self.redis.pipeline(transaction=True) as pipe:
             pipe.hset(self.key("nodes"), self.node_id, entry)
+            pipe.pexpire(key, int(self.ttl * 1000))
+            _, kept = await pipe.execute()
+        if kept and not rewrite:
+            return
+        here = users()
+        if not here and not kept:
+            return
+        async with self.redis.pipeline(transaction=True) as pipe:
             pipe.delete(key)
-            if users:
-                pipe.hset(key, mapping={uid: json.dumps(value) for uid, value in users.items()})
+            if here:
+                pipe.hset(key, mapping={uid: pack(value) for uid, value in here.items()})
             pipe.pexpire(key, int(self.ttl * 1000))
             await pipe.execute()
 
@@ -52,7 +68,7 @@ class Cluster:
         """Node id -> {"url", "until", "draining"} of every live node (this one once it has a heartbeat)."""
         raw = await self.redis.hgetall(self.key("nodes"))
         now = time.time()
-        return {_text(node): entry for node, value in raw.items() if (entry := json.loads(value))["until"] > now}
+        return {_text(node): entry for node, value in raw.items() if (entry := unpack(value))["until"] > now}
 
     async def addresses(self, exclude: str | None = None) -> list[str]:
         """The websocket addresses clients may use: live nodes that are not stopping."""
@@ -63,12 +79,12 @@ class Cluster:
         found: dict[str, Message] = {}
         for node in await self.live_nodes():
             for uid, value in (await self.redis.hgetall(self.key(f"users:{node}"))).items():
-                found.setdefault(_text(uid), json.loads(value))
+                found.setdefault(_text(uid), unpack(value))
         return found
 
     async def add_user(self, user: Message, lang: str) -> None:
         key = self.key(f"users:{self.node_id}")
-        await self.redis.hset(key, user["id"], json.dumps({"user": user, "lang": lang}))
+        await self.redis.hset(key, user["id"], pack({"user": user, "lang": lang}))
         await self.redis.pexpire(key, int(self.ttl * 1000))
 
     async def remove_user(self, uid: str) -> None:
@@ -81,14 +97,14 @@ class Cluster:
         return False
 
     async def set_listing(self, table_id: str, listing: Message) -> None:
-        await self.redis.hset(self.key("listings"), table_id, json.dumps(listing))
+        await self.redis.hset(self.key("listings"), table_id, pack(listing))
 
     async def drop_listing(self, table_id: str) -> None:
         await self.redis.hdel(self.key("listings"), table_id)
 
     async def listings(self) -> dict[str, Message]:
         raw = await self.redis.hgetall(self.key("listings"))
-        return {_text(k): json.loads(v) for k, v in raw.items()}
+        return {_text(k): unpack(v) for k, v in raw.items()}
 
 
 

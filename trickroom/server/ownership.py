@@ -61,7 +61,8 @@ if TYPE_CHECKING:
     from trickroom.server.room import Room
 
 log = logging.getLogger("trickroom.room")
-PRESENCE_RECONCILE_SECONDS = 15.0  # at most this long between two readings of everyone online (several nodes)
+PRESENCE_RECONCILE_SECONDS = 15.0  # several nodes: at most this long between two readings of everyone online,
+# and between two writings anew of this node's list of its users
 
 
 def taken_by_others(owned: dict[int, Table], kept: set[int], here: dict[str, Table]) -> list[Table]:
@@ -85,6 +86,7 @@ class Ownership:
         self.takeover_lock = asyncio.Lock()
         self.live_node_ids: set[str] = set()  # the live nodes at the last reconciling of who is online
         self.reconciled_at = -math.inf  # when (self.clock)
+        self.users_written_at = -math.inf  # when this node's list of its users was last written anew (self.clock)
         self.clock = time.monotonic
 
     # Start and stop
@@ -163,7 +165,11 @@ class Ownership:
         bring the lobby's list of people up to date."""
         room = self.room
         assert room.cluster is not None
-        await room.cluster.heartbeat(room.users_here(), draining=self.draining)
+        now = self.clock()
+        rewrite = now - self.users_written_at >= PRESENCE_RECONCILE_SECONDS
+        if rewrite:
+            self.users_written_at = now
+        await room.cluster.heartbeat(room.users_here, draining=self.draining, rewrite=rewrite)
         if self.draining:
             return
         owned = {t.number: t for t in self.tables.values()}
@@ -178,7 +184,6 @@ class Ownership:
         # list of its users) is the safety net: when a node came or went (a dead node's users leave with it), and
         # every PRESENCE_RECONCILE_SECONDS for a message lost. At every beat it read every person online, each
         # second on each node (docs/performance.md, "Three nodes' CPU per action").
-        now = self.clock()
         if set(nodes) != self.live_node_ids or now - self.reconciled_at >= PRESENCE_RECONCILE_SECONDS:
             self.live_node_ids, self.reconciled_at = set(nodes), now
             await room.lobby.reconcile_presence()
@@ -248,7 +253,7 @@ class Ownership:
         if self.heartbeat_task is not None:
             self.heartbeat_task.cancel()
         await self.stop_lease_keeper()
-        await room.cluster.heartbeat(room.users_here(), draining=True)
+        await room.cluster.heartbeat(room.users_here, draining=True)
         handed_over = list(self.tables.values())
         for table in handed_over:
             await self.drop_table(table, release=True)
