@@ -1,0 +1,89 @@
+"""The room's CPU for a one-statement write on PostgreSQL, the way the store does it and the way it did.
+
+    .venv/bin/python bench/pg_writes.py [--postgres URL] [--rounds R] [--transactions N]
+
+An action log's batch, a table's save, a lease's renewal: each is one statement. The store ran each through an
+ORM session in a transaction of its own (begin, the statement, commit: three trips to the database); it now sends
+it in autocommit (a statement is a transaction by itself), through the pool (``Store.write_statement``) or, for
+the action log, on a connection held between batches (``Store._insert_actions``). This appends one action row
+per transaction in each of the three ways, alternating over ``--rounds`` rounds so that a change in the machine's
+load touches all alike, and prints the median CPU microseconds of this process per transaction (the database
+server's own time is not in it) and the wall time. A fresh schema is made in the database and dropped.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import secrets
+import statistics
+import time
+from collections.abc import Awaitable, Callable
+from typing import Any
+
+from sqlalchemy import insert, text
+
+from trickroom.server.rows import ActionRow, TableRow
+from trickroom.server.store import Store
+
+Way = Callable[[list[dict[str, Any]]], Awaitable[Any]]
+
+
+async def measure(postgres: str, rounds: int, transactions: int) -> None:
+    schema = f"trickroom_bench_{secrets.token_hex(4)}"
+    store = Store(postgres, schema)
+    await store.migrate()
+    try:
+        table = await store.create_table(TableRow(game="bura", options={}, settings={}, seats=[], host={},
+                                                  status="playing"))
+        seq = 0
+
+        def row() -> list[dict[str, Any]]:
+            nonlocal seq
+            seq += 1
+            return [{"table_id": table, "seq": seq, "seat": 0, "action": "play 7H", "event_seq": seq, "actor": "u1"}]
+
+        async def orm_session(rows: list[dict[str, Any]]) -> None:  # as before 2026-12-05
+            await store.write(lambda s: s.execute(insert(ActionRow), rows))
+
+        async def autocommit_pool(rows: list[dict[str, Any]]) -> None:
+            await store.write_statement(insert(ActionRow), rows)
+
+        ways: dict[str, Way] = {"ORM session, begin and commit": orm_session,
+                                "autocommit, a pooled connection": autocommit_pool,
+                                "autocommit, the action log's own connection": store._insert_actions}
+        cpu: dict[str, list[float]] = {name: [] for name in ways}
+        wall: dict[str, list[float]] = {name: [] for name in ways}
+        for _ in range(rounds):
+            for name, way in ways.items():
+                for _ in range(20):  # warm: statement caches, the held connection
+                    await way(row())
+                cpu0, wall0 = time.process_time(), time.perf_counter()
+                for _ in range(transactions):
+                    await way(row())
+                cpu[name].append(1e6 * (time.process_time() - cpu0) / transactions)
+                wall[name].append(1e6 * (time.perf_counter() - wall0) / transactions)
+        for name in ways:
+            print(f"  {name}: median {statistics.median(cpu[name]):.0f} us of CPU, "
+                  f"{statistics.median(wall[name]):.0f} us of wall time per transaction "
+                  f"(rounds: {', '.join(f'{x:.0f}' for x in cpu[name])})")
+    finally:
+        await store.close()
+        dropper = Store(postgres)
+        async with dropper.engine.begin() as conn:
+            await conn.execute(text(f'DROP SCHEMA IF EXISTS "{schema}" CASCADE'))
+        await dropper.close()
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--postgres", default="postgresql://postgres@127.0.0.1:5432/test")
+    parser.add_argument("--rounds", type=int, default=5)
+    parser.add_argument("--transactions", type=int, default=500, help="transactions per way per round")
+    args = parser.parse_args()
+    print(f"one action row per transaction, {args.rounds} rounds of {args.transactions} per way:")
+    asyncio.run(measure(args.postgres, args.rounds, args.transactions))
+
+
+if __name__ == "__main__":
+    main()
