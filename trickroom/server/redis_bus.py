@@ -8,7 +8,7 @@ A message that arrives for a channel this node no longer listens to (a table it 
 ``on_unhandled``, so that the room can forward a table's intent to its new owner instead of losing it.
 
 A message whose channel has this node as its only listener goes straight to the channel's queue here, without
-the round trip through Redis (a fifth to a quarter of three nodes' CPU, docs/performance.md):
+the round trip through Redis (the bus was about a sixth of three nodes' CPU, docs/performance.md):
 
 - a table's channel has one listener in the whole room, its owner (``SOLE_LISTENER``);
 - a user's channel is heard wherever they are connected, nearly always on one node (``WATCHED``). A node that
