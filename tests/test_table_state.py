@@ -61,13 +61,15 @@ def test_a_table_event_says_you_to_the_person_it_is_about_and_names_them_to_the_
     desk.presence(anna, online=True)
     assert [(m["kind"], m["text"]) for m in desk.take(anna)] == [("disconnected", ""), ("reconnected", "")]
     assert desk.texts(boris, type="table_event") == ["Anna has lost the connection.", "Anna is back."]
-    # A spectator whose connection closes stops watching; coming back, they read it as their own doing.
+    # A spectator whose connection closes stops watching, and watches again on the way back: among what they
+    # missed, their own leaving and watching are not said to them (back at the table, neither is news).
     desk.take(desk.host)
     desk.presence(boris, online=False)
     assert desk.texts(desk.host, type="table_event") == ["Boris leaves the table."]
-    missed = [m["text"] for m in desk.send(boris, "resume", after=0) if m.get("missed")]
-    assert missed[:3] == ["Host is watching.", "You are watching.", "Anna is watching."]
-    assert "You leave the table." in missed
+    missed = [(m.get("kind"), m["text"]) for m in desk.send(boris, "resume", after=0) if m.get("missed")]
+    assert missed[:3] == [("joined", "Host is watching."), ("joined", ""), ("joined", "Anna is watching.")]
+    assert ("left", "") in missed
+    assert "Anna sits in seat 2." in [text for _, text in missed]
 
 
 def test_watching_and_sitting_are_announced_after_the_row_is_saved() -> None:

@@ -134,7 +134,7 @@ class Replays:
             state.next_seq += 1
         listener, scene = Listener(user["id"], state.seat_of(user["id"]), conn.lang), state.scene(with_info=True)
         for entry in missed:
-            message = render(entry, listener, scene)
+            message = render(entry, listener, scene, missed=True)
             if message is not None:
                 message["missed"] = True
                 conn.send(message)

@@ -50,10 +50,14 @@ def listing_in(entry: Message, game: Game, visible_to: list[str] | None, people:
 Said = Event | ChatMessage | TableEvent  # what a journal entry becomes
 # Table events not said to the person they are about: their client says "Connection lost." and "Reconnected."
 UNSAID_TO_THEM = frozenset({"disconnected", "reconnected"})
+# ... nor, among what they missed, these: a spectator who drops leaves the table and watches again on their return
+# ("You leave the table.", "You are watching."); back at the table, neither is news, and the first is no longer true.
+UNSAID_WHEN_MISSED = frozenset({"left", "joined"})
 
 
-def render(entry: Entry, listener: Listener, scene: Scene) -> Said | None:
-    """The journal entry as ``listener`` may see it, or None if it is not for them."""
+def render(entry: Entry, listener: Listener, scene: Scene, missed: bool = False) -> Said | None:
+    """The journal entry as ``listener`` may see it, or None if it is not for them; ``missed``: sent to them on
+    their return after a drop."""
     lang = listener.lang
     if entry.kind == "event":
         visible = events_for([entry.data], listener.seat)
@@ -71,7 +75,7 @@ def render(entry: Entry, listener: Listener, scene: Scene) -> Said | None:
         return {"type": "chat", "table": scene.table, "seq": entry.seq, "from": sender,
                 "message": entry.data["message"], "urgency": "polite",
                 "text": translate("chat.table", lang, name=sender["name"], message=entry.data["message"])}
-    return _table_event(entry, lang, scene, about_you(entry, listener))
+    return _table_event(entry, lang, scene, about_you(entry, listener), missed)
 
 
 def about_you(entry: Entry, listener: Listener) -> bool:
@@ -80,7 +84,7 @@ def about_you(entry: Entry, listener: Listener) -> bool:
     return isinstance(user, dict) and user.get("id") == listener.user
 
 
-def _table_event(entry: Entry, lang: str, scene: Scene, you: bool) -> TableEvent:
+def _table_event(entry: Entry, lang: str, scene: Scene, you: bool, missed: bool = False) -> TableEvent:
     data = entry.data
     params: dict[str, Any] = said_in(data.get("params", {}), lang)
     params.setdefault("table", scene.name)
@@ -93,7 +97,8 @@ def _table_event(entry: Entry, lang: str, scene: Scene, you: bool) -> TableEvent
             params["level"] = translate(f"bot.level.{level}", lang)
         if f"{key}.{level}" in catalog(lang, "room"):
             key = f"{key}.{level}"
-    text = "" if you and data["kind"] in UNSAID_TO_THEM else translate(key, lang, **params)
+    unsaid = data["kind"] in UNSAID_TO_THEM or (missed and data["kind"] in UNSAID_WHEN_MISSED)
+    text = "" if you and unsaid else translate(key, lang, **params)
     message: TableEvent = {"type": "table_event", "table": scene.table, "seq": entry.seq, "kind": data["kind"],
                            "urgency": "polite", "info": info_in(scene.info or {}, scene.game, lang),
                            "text": text}
@@ -143,7 +148,7 @@ def deliveries(announce: Announce) -> Iterator[tuple[str, Said]]:
         # A game event reads the same to each seat; a table event to everyone but the person it is about.
         key = (listener.seat if by_seat else about_you(announce.entry, listener), listener.lang)
         if key not in said:
-            message = render(announce.entry, listener, announce.scene)
+            message = render(announce.entry, listener, announce.scene, announce.missed)
             if message is not None and announce.missed:
                 message["missed"] = True
             said[key] = message
