@@ -8,6 +8,7 @@ import asyncio
 import secrets
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 from conftest import need_service
@@ -141,3 +142,44 @@ def test_table_saves_share_commits_and_a_table_saved_twice_keeps_its_last_values
             await store.close()
 
     asyncio.run(scenario())
+
+
+def test_a_guest_name_is_found_and_given_up_by_index_not_by_reading_every_session(tmp_path: Path) -> None:
+    """SQLite uses the guest name indexes (partial: ``WHERE guest``) only for a query that says ``guest`` word for
+    word; with ``guest IS 1`` every guest's sign-in read the whole sessions table (10,000 rows at 10,000 people)."""
+    import datetime as dt
+
+    from sqlalchemy import event
+
+    from trickroom.server.store import SessionRow, utcnow
+
+    statements: list[tuple[str, Any]] = []
+
+    def seen(conn: Any, cursor: Any, statement: str, parameters: Any, context: Any, executemany: bool) -> None:
+        if "sessions" in statement and statement.lstrip().upper().startswith(("SELECT", "DELETE")):
+            statements.append((statement, parameters))
+
+    async def scenario() -> list[str]:
+        store, _ = await new_store(tmp_path / "names.sqlite3")
+        assert store.write_engine is not None and store.read_engine is not None
+        for engine in (store.write_engine, store.read_engine):
+            event.listen(engine, "before_cursor_execute", seen)
+        try:
+            gone = utcnow() - dt.timedelta(hours=1)  # an expired guest: a new guest's sign-in frees the name
+            await store.add_session(SessionRow(token_hash="1" * 64, user_id="g1", name="Vera", guest=True,
+                                               preferences={}, expires_at=gone))
+            await store.add_session(SessionRow(token_hash="2" * 64, user_id="g2", name="Vera", guest=True,
+                                               preferences={}, expires_at=gone + dt.timedelta(hours=2)))
+            assert await store.name_held("VERA") and not await store.name_held("Vera", by_guest="g2")
+            assert len(statements) >= 4  # two deletes per sign-in of a guest, and the two readings
+
+            def plans(s: Any) -> list[str]:  # SQLite's plan for each statement, step by step
+                return [str(row[-1]) for statement, parameters in statements
+                        for row in s.connection().exec_driver_sql("EXPLAIN QUERY PLAN " + statement, parameters)]
+            return await store.read(plans)
+        finally:
+            await store.close()
+
+    steps = asyncio.run(scenario())
+    assert steps and not [step for step in steps if step.startswith("SCAN sessions")], steps
+    assert any("uq_sessions_guest_name_shape" in step for step in steps)
