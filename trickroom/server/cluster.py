@@ -45,7 +45,8 @@ class Cluster:
         The list is kept up to date as people come and go (:meth:`add_user`, :meth:`remove_user`); ``rewrite``
         writes it anew from ``users()`` (who is connected here), the safety net for a change lost on the way. It
         is rewritten anyway if it expired (a late beat). Rewriting it at every beat cost each node a thousand
-        entries a second at 3000 people (docs/performance.md, "Three nodes, measured by sampling")."""
+        entries a second at 3000 people (docs/performance.md, "Measured by sampling: three nodes, the writes, a
+        sign-in")."""
         entry = pack({"url": self.url, "until": time.time() + self.ttl, "draining": draining})
         key = self.key(f"users:{self.node_id}")
         async with self.redis.pipeline(transaction=True) as pipe:

@@ -24,7 +24,8 @@ operating-system crash may lose the last transactions. On PostgreSQL the same fu
 through an async session of the pool (``run_sync``), except the writes that are one statement (an action log's
 batch, a table's save, a lease's renewal, :meth:`Store.write_statement`): a statement is a transaction by itself,
 so those go in autocommit, one trip to the database instead of three (begin, the statement, commit) and without
-an ORM session, for a third to a half of the CPU (docs/performance.md, "Three nodes, measured by sampling").
+an ORM session, for a third to a half of the CPU (docs/performance.md, "Measured by sampling: three nodes, the
+writes, a sign-in").
 """
 
 from __future__ import annotations
@@ -133,7 +134,7 @@ class NameTaken(Exception):
 
 # Word for word the condition of the guest name indexes (``uq_sessions_guest_*``, unique among guests): SQLite uses
 # a partial index only for a query that says the same, and ``guest IS 1`` read every session at each guest's
-# sign-in, a tenth of the server's time at 10,000 people (docs/performance.md).
+# sign-in, a fifth of the server's samples while 10,000 people signed in (docs/performance.md).
 HELD_BY_GUEST: ColumnClause[bool] = literal_column("sessions.guest")
 TABLE_IDS = (10**8, 10**9)  # table numbers: nine digits, drawn at random (not guessable, not in creation order)
 
