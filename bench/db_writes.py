@@ -6,7 +6,7 @@ A table's row is saved at every sit, leave, start and end (``Store.save_table``)
 together share one transaction (``Store.table_log``). This times such transactions on a scratch database with
 the room's schema and a thousand tables, ``--batch`` saves each, in two ways: one ORM ``UPDATE`` per table (as the
 store did until 2026-12-03) and one statement per set of columns for all its tables at once (the driver's
-executemany: ``store.table_updates``, what the store does now). The two alternate over ``--rounds`` rounds,
+executemany: ``statements.table_updates``, what the store does now). The two alternate over ``--rounds`` rounds,
 so that a change in the machine's load touches both alike; the figures are CPU microseconds of this process per
 saved table (the writer thread's own time: the commit's wait for the disk is not in it). WAL and
 ``synchronous=NORMAL``, as the room.
@@ -28,7 +28,7 @@ from sqlalchemy import create_engine, event, update
 from sqlalchemy.orm import Session, sessionmaker
 
 from trickroom.server.rows import Base, TableRow
-from trickroom.server.store import table_updates
+from trickroom.server.statements import table_updates
 
 TABLES = 1000
 Saves = list[tuple[int, dict[str, Any]]]

@@ -43,17 +43,13 @@ from typing import Any, TypeVar, cast
 from sqlalchemy import (
     Table,
     and_,
-    bindparam,
     case,
     create_engine,
     delete,
     event,
     insert,
-    literal,
-    literal_column,
     or_,
     select,
-    union_all,
     update,
 )
 from sqlalchemy.engine import Connection, Engine
@@ -63,7 +59,6 @@ from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine, async_sessionma
 from sqlalchemy.orm import Session, make_transient, sessionmaker
 from sqlalchemy.sql import Select
 from sqlalchemy.sql.base import Executable
-from sqlalchemy.sql.elements import ColumnClause
 
 from trickroom.server.group_commit import GroupCommitter
 from trickroom.server.names import name_key, name_keys
@@ -78,6 +73,7 @@ from trickroom.server.rows import (
     UserRow,
     utcnow,
 )
+from trickroom.server.statements import freed_names, name_held_query, table_updates
 
 MIGRATIONS_DIR = Path(__file__).with_name("migrations")
 
@@ -132,10 +128,6 @@ class NameTaken(Exception):
     """Another account, or a guest whose session still holds the name, has a name that clashes."""
 
 
-# Word for word the condition of the guest name indexes (``uq_sessions_guest_*``, unique among guests): SQLite uses
-# a partial index only for a query that says the same, and ``guest IS 1`` read every session at each guest's
-# sign-in, a fifth of the server's samples while 10,000 people signed in (docs/performance.md).
-HELD_BY_GUEST: ColumnClause[bool] = literal_column("sessions.guest")
 TABLE_IDS = (10**8, 10**9)  # table numbers: nine digits, drawn at random (not guessable, not in creation order)
 
 
@@ -318,16 +310,8 @@ class Store:
 
     @staticmethod
     def name_held_in(s: Session, name: str, by_guest: str | None = None) -> bool:
-        """:meth:`name_held`, read in ``s`` (a sign-in's reads share one trip), in one statement whose every part
-        is an index lookup."""
-        key, shape = name_keys(name)
-        account = or_(UserRow.name_key == key, UserRow.name_shape == shape)
-        parts = [select(literal(1)).select_from(UserRow).where(account)]
-        for column, value in ((SessionRow.name_key, key), (SessionRow.name_shape, shape)):
-            guest = select(literal(1)).select_from(SessionRow).where(
-                HELD_BY_GUEST, column == value, SessionRow.expires_at >= utcnow())
-            parts.append(guest if by_guest is None else guest.where(SessionRow.user_id != by_guest))
-        return s.execute(union_all(*parts).limit(1)).first() is not None
+        """:meth:`name_held`, read in ``s`` (a sign-in's reads share one trip)."""
+        return s.execute(name_held_query(name, by_guest)).first() is not None
 
     async def create_user(self, username: str, password_hash: str, preferences: dict[str, Any]) -> UserRow:
         """A new account; :class:`NameTaken` if its name clashes with another account's."""
@@ -368,11 +352,8 @@ class Store:
         guests = [row for row in rows if row["guest"]]
 
         def insert_sessions(conn: Connection) -> None:
-            if guests:  # expired guest sessions give their names up
-                for column in ("name_key", "name_shape"):  # (one statement each: each an index lookup)
-                    conn.execute(delete(SessionRow).where(
-                        HELD_BY_GUEST, SessionRow.expires_at < utcnow(),
-                        getattr(SessionRow, column).in_([row[column] for row in guests])))
+            for statement in freed_names(guests) if guests else ():  # expired guests give their names up
+                conn.execute(statement)
             conn.execute(insert(SessionRow), list(rows))
 
         await self.write_core(insert_sessions)
@@ -599,20 +580,6 @@ class Store:
 
     async def user_stats(self, user_id: int) -> list[StatRow]:
         return await self.read_rows(select(StatRow).where(StatRow.user_id == user_id).order_by(StatRow.game))
-
-
-def table_updates(saves: dict[int, dict[str, Any]]) -> list[tuple[Executable, list[dict[str, Any]]]]:
-    """Each table's row (by id) updated with its values: one statement per set of columns, run for all its rows at
-    once (the driver's executemany), with its parameters. Updated one by one through the ORM, a row cost about
-    1 ms of SQLite's writer thread (bench/db_writes.py), the largest part of its time in an evening of 3000
-    people."""
-    by_columns: dict[tuple[str, ...], list[dict[str, Any]]] = {}
-    for table_id, values in saves.items():
-        by_columns.setdefault(tuple(sorted(values)), []).append({"row_id": table_id, **values})
-    tables = cast(Table, TableRow.__table__)
-    return [(update(tables).where(tables.c.id == bindparam("row_id"))
-             .values({column: bindparam(column) for column in columns}), params)
-            for columns, params in by_columns.items()]
 
 
 def _sqlite_pragmas(dbapi_connection: Any, record: Any) -> None:
