@@ -4,6 +4,7 @@ from Redis when a node came or went, and otherwise only every PRESENCE_RECONCILE
 from __future__ import annotations
 
 import asyncio
+from collections.abc import Callable
 from types import SimpleNamespace
 from typing import Any
 
@@ -36,16 +37,26 @@ class Stand:
         self.reconciled += 1
 
 
-def test_everyone_online_is_read_when_a_node_comes_or_goes_and_now_and_then() -> None:
+def one_node() -> tuple[Stand, Callable[[float], None], Ownership]:
+    """A node among several with the stand-ins, and ``beat(seconds)``: the fake clock moves on, then a heartbeat."""
     stand, clock = Stand(), Clock()
     settings = SimpleNamespace(websocket_url="ws://here/ws", node_id="n1", lease_seconds=3.0)
     room: Any = SimpleNamespace(settings=settings, cluster=stand, store=stand, lobby=stand, users_here=dict)
     ownership = Ownership(room)
     ownership.clock = clock
 
-    def beat(seconds: float) -> int:
+    def beat(seconds: float) -> None:
         clock.now += seconds
         asyncio.run(ownership.heartbeat())
+
+    return stand, beat, ownership
+
+
+def test_everyone_online_is_read_when_a_node_comes_or_goes_and_now_and_then() -> None:
+    stand, heartbeat, ownership = one_node()
+
+    def beat(seconds: float) -> int:
+        heartbeat(seconds)
         return stand.reconciled
 
     assert beat(0) == 1  # the first beat reads it
@@ -60,15 +71,10 @@ def test_everyone_online_is_read_when_a_node_comes_or_goes_and_now_and_then() ->
 
 
 def test_a_node_writes_its_list_of_users_anew_now_and_then_not_at_every_beat() -> None:
-    stand, clock = Stand(), Clock()
-    settings = SimpleNamespace(websocket_url="ws://here/ws", node_id="n1", lease_seconds=3.0)
-    room: Any = SimpleNamespace(settings=settings, cluster=stand, store=stand, lobby=stand, users_here=dict)
-    ownership = Ownership(room)
-    ownership.clock = clock
+    stand, beat, _ = one_node()
     written = []
-    for _ in range(int(PRESENCE_RECONCILE_SECONDS) * 2 + 1):
-        asyncio.run(ownership.heartbeat())
+    for second in range(int(PRESENCE_RECONCILE_SECONDS) * 2 + 1):
+        beat(0 if second == 0 else 1)
         written.append(stand.rewritten)
-        clock.now += 1
     assert written[0] == 1 and written[int(PRESENCE_RECONCILE_SECONDS) - 1] == 1  # the first beat, then not
     assert written[-1] == 3  # once every PRESENCE_RECONCILE_SECONDS

@@ -6,7 +6,9 @@ alone gets their messages in process, until another node listens to them too."""
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import secrets
+from collections.abc import AsyncIterator, Callable
 from typing import Any
 
 import pytest
@@ -17,6 +19,40 @@ from trickroom.server.cluster import Cluster
 from trickroom.server.redis_bus import RedisBus, pack, unpack
 
 pytestmark = pytest.mark.services
+
+
+async def until(condition: Callable[[], bool]) -> None:
+    """Wait up to two seconds for ``condition`` (a message crossing Redis)."""
+    for _ in range(200):
+        if condition():
+            return
+        await asyncio.sleep(0.01)
+
+
+class Node:
+    """One node's bus, and what its handler heard."""
+
+    def __init__(self, bus: RedisBus) -> None:
+        self.bus = bus
+        self.heard: list[Any] = []
+
+    async def handler(self, message: dict[str, Any]) -> None:
+        self.heard.append(message)
+
+
+@contextlib.asynccontextmanager
+async def two_nodes() -> AsyncIterator[tuple[Node, Node]]:
+    """Two nodes' buses on one Redis, under a fresh key prefix."""
+    import redis.asyncio as redis
+
+    client, prefix = redis.from_url(REDIS), f"trickroom-test-{secrets.token_hex(4)}:"
+    a, b = Node(RedisBus(client, prefix)), Node(RedisBus(client, prefix))
+    try:
+        yield a, b
+    finally:
+        await a.bus.close()
+        await b.bus.close()
+        await client.aclose()
 
 
 async def _deliver(items: list[tuple[str, dict[str, Any]]], listened: list[str]) -> dict[str, list[Any]]:
@@ -32,10 +68,7 @@ async def _deliver(items: list[tuple[str, dict[str, Any]]], listened: list[str])
             await bus.subscribe(channel, handler)
         await bus.publish_many(items)
         expected = sum(1 for channel, _ in items if channel in listened)
-        for _ in range(200):
-            if sum(map(len, got.values())) >= expected:
-                break
-            await asyncio.sleep(0.01)
+        await until(lambda: sum(map(len, got.values())) >= expected)
         return got
     finally:
         await bus.close()
@@ -55,40 +88,18 @@ def test_what_orjson_refuses_still_crosses_the_bus() -> None:
 
 
 async def _table_intents() -> tuple[int, list[Any], list[Any], int, dict[str, Any]]:
-    """Two nodes' buses on one Redis: node A owns table t1 and listens to user u1, as node B does too."""
-    import redis.asyncio as redis
-
-    client, prefix = redis.from_url(REDIS), f"trickroom-test-{secrets.token_hex(4)}:"
-    a, b = RedisBus(client, prefix), RedisBus(client, prefix)
-    at_a: list[Any] = []
-    at_b: list[Any] = []
-
-    async def heard_at_a(message: dict[str, Any]) -> None:
-        at_a.append(message)
-
-    async def heard_at_b(message: dict[str, Any]) -> None:
-        at_b.append(message)
-    try:
-        await a.subscribe("table:t1", heard_at_a)
-        await a.subscribe("user:u1", heard_at_a)
-        await b.subscribe("user:u1", heard_at_b)
-        for _ in range(200):  # until node a has read node b's announcement
-            if "user:u1" not in a._alone:
-                break
-            await asyncio.sleep(0.01)
+    """Node A owns table t1 and listens to user u1, as node B does too."""
+    async with two_nodes() as (a, b):
+        await a.bus.subscribe("table:t1", a.handler)
+        await a.bus.subscribe("user:u1", a.handler)
+        await b.bus.subscribe("user:u1", b.handler)
+        await until(lambda: "user:u1" not in a.bus._alone)  # node A has read node B's announcement
         intent = {"kind": "intent", "n": 1}
-        receivers = await a.publish("table:t1", intent)  # owned here: queued here, not sent
-        await a.publish_many([("user:u1", {"n": 2}), ("user:u1", {"n": 3})])  # two nodes listen: through Redis
-        from_b = await b.publish("table:t1", {"kind": "intent", "n": 4})  # from elsewhere: through Redis
-        for _ in range(200):
-            if len(at_a) >= 4 and len(at_b) >= 2:
-                break
-            await asyncio.sleep(0.01)
-        return receivers, at_a, at_b, from_b, intent
-    finally:
-        await a.close()
-        await b.close()
-        await client.aclose()
+        receivers = await a.bus.publish("table:t1", intent)  # owned here: queued here, not sent
+        await a.bus.publish_many([("user:u1", {"n": 2}), ("user:u1", {"n": 3})])  # two nodes listen: through Redis
+        from_b = await b.bus.publish("table:t1", {"kind": "intent", "n": 4})  # from elsewhere: through Redis
+        await until(lambda: len(a.heard) >= 4 and len(b.heard) >= 2)
+        return receivers, a.heard, b.heard, from_b, intent
 
 
 def test_an_intent_for_a_table_owned_here_stays_here_and_the_rest_cross_redis() -> None:
@@ -138,40 +149,18 @@ def test_a_node_s_users_are_written_anew_only_when_asked_or_lost() -> None:
 
 
 async def _a_user_on_one_node_then_two() -> tuple[list[Any], list[Any], dict[str, Any], list[bool]]:
-    import redis.asyncio as redis
-
-    client, prefix = redis.from_url(REDIS), f"trickroom-test-{secrets.token_hex(4)}:"
-    a, b = RedisBus(client, prefix), RedisBus(client, prefix)
-    at_a: list[Any] = []
-    at_b: list[Any] = []
-
-    async def heard_at_a(message: dict[str, Any]) -> None:
-        at_a.append(message)
-
-    async def heard_at_b(message: dict[str, Any]) -> None:
-        at_b.append(message)
     alone: list[bool] = []
-    try:
-        await a.subscribe("user:u1", heard_at_a)
-        alone.append(await a.publish("user:u1", first := {"n": 1}) == 1 and "user:u1" in a._alone)
-        await b.subscribe("user:u1", heard_at_b)  # u1 signs in on a second node too
-        for _ in range(200):  # until node a has read node b's announcement
-            if "user:u1" not in a._alone:
-                break
-            await asyncio.sleep(0.01)
-        alone.append("user:u1" in a._alone or "user:u1" in b._alone)
-        await a.publish_many([("user:u1", {"n": 2}), ("user:u1", {"n": 3})])
-        for _ in range(200):
-            if len(at_a) >= 3 and len(at_b) >= 2:
-                break
-            await asyncio.sleep(0.01)
-        await b.unsubscribe("user:u1", heard_at_b)
-        alone.append("user:u1" in a._alone)  # shared once, shared while node a listens
-        return at_a, at_b, first, alone
-    finally:
-        await a.close()
-        await b.close()
-        await client.aclose()
+    async with two_nodes() as (a, b):
+        await a.bus.subscribe("user:u1", a.handler)
+        alone.append(await a.bus.publish("user:u1", first := {"n": 1}) == 1 and "user:u1" in a.bus._alone)
+        await b.bus.subscribe("user:u1", b.handler)  # u1 signs in on a second node too
+        await until(lambda: "user:u1" not in a.bus._alone)  # node A has read node B's announcement
+        alone.append("user:u1" in a.bus._alone or "user:u1" in b.bus._alone)
+        await a.bus.publish_many([("user:u1", {"n": 2}), ("user:u1", {"n": 3})])
+        await until(lambda: len(a.heard) >= 3 and len(b.heard) >= 2)
+        await b.bus.unsubscribe("user:u1", b.handler)
+        alone.append("user:u1" in a.bus._alone)  # shared once, shared while node A listens
+        return a.heard, b.heard, first, alone
 
 
 def test_a_user_on_this_node_alone_is_told_in_process_and_through_redis_once_on_two() -> None:

@@ -108,7 +108,6 @@ class Cluster:
         return {_text(k): unpack(v) for k, v in raw.items()}
 
 
-
 def addresses_of(nodes: dict[str, Message], exclude: str | None = None) -> list[str]:
     """The websocket addresses of ``nodes`` (as :meth:`Cluster.live_nodes` gives them) that are not stopping."""
     return sorted(str(e["url"]) for node, e in nodes.items() if not e.get("draining") and node != exclude)

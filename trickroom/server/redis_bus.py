@@ -79,15 +79,15 @@ class RedisBus:
     async def publish_many(self, items: Sequence[tuple[str, dict[str, Any]]]) -> None:
         """One round trip for them all (a pipeline, not a transaction): a table step used to wait for Redis once
         per person at the table, one after another."""
-        items = [(channel, message) for channel, message in items if not self._here(channel, message)]
-        if len(items) <= 1:
-            for channel, message in items:
-                await self.publish(channel, message)
-            return
-        async with self.redis.pipeline(transaction=False) as pipe:
-            for channel, message in items:
-                pipe.publish(self.prefix + channel, pack(message))
-            await pipe.execute()
+        away = [(channel, message) for channel, message in items if not self._here(channel, message)]
+        if len(away) == 1:
+            channel, message = away[0]
+            await self.redis.publish(self.prefix + channel, pack(message))
+        elif away:
+            async with self.redis.pipeline(transaction=False) as pipe:
+                for channel, message in away:
+                    pipe.publish(self.prefix + channel, pack(message))
+                await pipe.execute()
 
     async def subscribe(self, channel: str, handler: Handler) -> None:
         self._handlers[channel].append(handler)
@@ -167,9 +167,8 @@ class RedisBus:
                 continue
             message = unpack(raw["data"])
             if isinstance(message, dict) and JOINED in message:
-                if message[JOINED] != self.node and channel in self._queues:  # another node listens too: through
-                    # Redis from now on
-                    self._shared.add(channel)
+                if message[JOINED] != self.node and channel in self._queues:  # another node listens too
+                    self._shared.add(channel)  # (through Redis from now on, for as long as this node listens)
                     self._alone.discard(channel)
                 continue
             queue = self._queues.get(channel)
