@@ -11,7 +11,8 @@
 from __future__ import annotations
 
 from trickroom import cards
-from trickroom.games import Match, load_game
+from trickroom.bots import make_bot
+from trickroom.games import Match, events_for, load_game
 
 BURA_OPTIONS = {"players": 2, "scoring": "points", "hand_limit": 1}
 # The deal: seat 1 (the dealer's left, who leads first) AS 6C AH; seat 0 KS TC TH; 7H face up; then the stock.
@@ -72,3 +73,21 @@ def mpourloto_at_the_overtrump() -> Match:
     for seat, action in MPOURLOTO_OPENING:
         match.apply(seat, action)
     return match
+
+
+def thrown_away_hand() -> tuple[Match, list[tuple[int, str]]]:
+    """Seat 1 throws the seven of spades on the ten of trumps instead of beating it for the claim; the rest of the
+    hand is played by the normal level for both seats (it claims at 31)."""
+    match = bura_at_the_beat()
+    match.apply(1, BURA_WRONG)
+    bot = make_bot("normal", seed=1)
+    while not match.hand_results:
+        if any(bot.off_turn(match.game, s, match.view(s), events_for(match.events, s), match.legal_actions(s))
+               for s in range(2) if s not in match.to_act):
+            seat = next(s for s in range(2) if s not in match.to_act)
+            match.apply(seat, "claim")
+            continue
+        seat = match.to_act[0]
+        match.apply(seat, bot.choose(match.game, seat, match.view(seat), events_for(match.events, seat),
+                                     match.legal_actions(seat)))
+    return match, list(match.actions)

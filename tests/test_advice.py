@@ -15,9 +15,9 @@ from teaching_helpers import (
     bura_deck,
     mpourloto_at_the_overtrump,
     pass_announcements,
+    thrown_away_hand,
 )
 
-from trickroom.bots import make_bot
 from trickroom.bots.advice import WIN, Advice, advise, finished_hands, hand_decisions, mistakes
 from trickroom.bots.search import Budget
 from trickroom.games import Match, events_for, load_game
@@ -101,24 +101,6 @@ def _swapped_opponent_deck() -> list[str]:
         i, j = deck.index(card), deck.index(other)
         deck[i], deck[j] = deck[j], deck[i]
     return deck
-
-
-def thrown_away_hand() -> tuple[Match, list[tuple[int, str]]]:
-    """Seat 1 throws the seven of spades on the ten of trumps instead of beating it for the claim; the rest of the
-    hand is played by the normal level for both seats (it claims at 31)."""
-    match = bura_at_the_beat()
-    match.apply(1, BURA_WRONG)
-    bot = make_bot("normal", seed=1)
-    while not match.hand_results:
-        if any(bot.off_turn(match.game, s, match.view(s), events_for(match.events, s), match.legal_actions(s))
-               for s in range(2) if s not in match.to_act):
-            seat = next(s for s in range(2) if s not in match.to_act)
-            match.apply(seat, "claim")
-            continue
-        seat = match.to_act[0]
-        match.apply(seat, bot.choose(match.game, seat, match.view(seat), events_for(match.events, seat),
-                                     match.legal_actions(seat)))
-    return match, list(match.actions)
 
 
 def test_the_review_names_the_thrown_away_winning_trick_first() -> None:
