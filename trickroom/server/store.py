@@ -12,13 +12,14 @@ is committed, but the appends of all tables that arrive while a commit runs shar
 
 Every write is a plain function of a (synchronous) ORM session, run by :meth:`Store.write` in one transaction, or
 of a plain connection where it needs no ORM (:meth:`Store.write_core`: the action log, sessions, table saves).
-On SQLite those functions run, one after the other, in a thread of their own that holds the only write
-connection (SQLite has a single writer anyway: queueing here instead of in SQLite's lock avoids ``database is
-locked``). A whole transaction is then one trip from the event loop to that thread and back, where an async
-driver makes a trip for each step (begin, each statement, commit), and each trip waits for a turn of a busy
-loop: that wait was the tail of an evening's actions (docs/performance.md). Reads are plain functions too, run
-by :meth:`Store.read` in one of a few reader threads, each with its own connection (WAL lets them read while
-the writer writes): one trip for a request's reads, for the same reason. The database runs in WAL mode with
+On SQLite those functions run on the event loop itself, on the only write connection (SQLite has a single
+writer anyway): a transaction costs a fraction of a millisecond of CPU, while a trip to a writer thread and back
+cost a turn of a busy loop each way and, on the thread, a wait for the GIL after every call into SQLite; that
+waiting was the tail of an evening's actions (docs/performance.md, "Writes on the event loop"). The write-ahead
+log is checkpointed in a thread of its own (:mod:`trickroom.server.sqlite_file`), so that no write waits for the
+disk. Reads are plain functions too, run by :meth:`Store.read` in one of a few reader threads, each with its own
+connection (WAL lets them read while the loop writes): one trip for a request's reads, and a slow read (a long
+history, someone's statistics) keeps no one else waiting. The database runs in WAL mode with
 ``synchronous=NORMAL``: a committed transaction survives the server process being killed; only a power cut or an
 operating-system crash may lose the last transactions. On PostgreSQL the same functions, writes and reads, run
 through an async session of the pool (``run_sync``), except the writes that are one statement (an action log's
@@ -73,6 +74,7 @@ from trickroom.server.rows import (
     UserRow,
     utcnow,
 )
+from trickroom.server.sqlite_file import Checkpointer, sqlite_pragmas, writer_pragmas
 from trickroom.server.statements import freed_names, name_held_query, table_updates
 
 MIGRATIONS_DIR = Path(__file__).with_name("migrations")
@@ -103,7 +105,7 @@ def async_url(url: str) -> str:
 
 
 def sync_url(url: str) -> str:
-    """The SQLAlchemy URL of SQLite's standard-library driver, for the writer and reader threads."""
+    """The SQLAlchemy URL of SQLite's standard-library driver, for the write connection and the reader threads."""
     return url.replace("sqlite+aiosqlite://", "sqlite://", 1)
 
 
@@ -153,24 +155,25 @@ class Store:
         # connection from it, held between its batches (a checkout and return cost as much as the statement)
         self.autocommit: AsyncEngine | None = None
         self.log_connection: tuple[AsyncConnection, asyncio.AbstractEventLoop] | None = None
-        # SQLite: the write connection and the one thread that uses it (Store.write); the readers (Store.read)
-        self.writer: ThreadPoolExecutor | None = None
+        # SQLite: the write connection (Store.write, on the event loop), its checkpoints' thread, the readers
+        # (Store.read)
         self.write_engine: Engine | None = None
         self.write_sessions: sessionmaker[Session] | None = None
+        self.checkpointer: Checkpointer | None = None
         self.reader: ThreadPoolExecutor | None = None
         self.read_engine: Engine | None = None
         self.read_sessions: sessionmaker[Session] | None = None
         if self.url.startswith("sqlite"):
-            event.listen(self.engine.sync_engine, "connect", _sqlite_pragmas)
+            event.listen(self.engine.sync_engine, "connect", sqlite_pragmas)
             self.write_engine = create_engine(sync_url(self.url), pool_size=1, max_overflow=0,
                                               hide_parameters=True)
-            event.listen(self.write_engine, "connect", _sqlite_pragmas)
+            event.listen(self.write_engine, "connect", writer_pragmas)
             self.write_sessions = sessionmaker(self.write_engine, expire_on_commit=False)
-            self.writer = ThreadPoolExecutor(max_workers=1, thread_name_prefix="sqlite-writer")
+            self.checkpointer = Checkpointer(sync_url(self.url))
             # (a reader's connection may serve any of the reader threads, one at a time)
             self.read_engine = create_engine(sync_url(self.url), pool_size=READERS, max_overflow=0,
                                              hide_parameters=True, connect_args={"check_same_thread": False})
-            event.listen(self.read_engine, "connect", _sqlite_pragmas)
+            event.listen(self.read_engine, "connect", sqlite_pragmas)
             self.read_sessions = sessionmaker(self.read_engine, expire_on_commit=False)
             self.reader = ThreadPoolExecutor(max_workers=READERS, thread_name_prefix="sqlite-reader")
         else:
@@ -183,7 +186,7 @@ class Store:
         # queued behind each other for the single write connection (docs/performance.md). Not on PostgreSQL:
         # there a transaction that updates several tables' rows deadlocks with a node's lease renewal, which
         # updates them in another order (seen at 3000 people on three nodes), and the pool writes side by side.
-        self.table_log = GroupCommitter(self._update_tables) if self.writer is not None else None
+        self.table_log = GroupCommitter(self._update_tables) if self.write_engine is not None else None
 
     async def migrate(self) -> None:
         """Create the schema (PostgreSQL) and apply every Alembic migration."""
@@ -207,40 +210,40 @@ class Store:
         if self.reader is not None and self.read_engine is not None:
             self.reader.shutdown()  # (after the reads under way)
             self.read_engine.dispose()
-        if self.writer is not None and self.write_engine is not None:
-            # its connection belongs to the writer thread: closed there
-            await asyncio.get_running_loop().run_in_executor(self.writer, self.write_engine.dispose)
-            self.writer.shutdown()
+        if self.write_engine is not None and self.checkpointer is not None:
+            self.write_engine.dispose()
+            self.checkpointer.close()
 
     async def write(self, job: Callable[[Session], T]) -> T:
         """Run ``job`` in one transaction, committed when it returns (rolled back if it raises); its result.
 
-        ``job`` must not wait for anything but the database: on SQLite it runs in the writer thread, and every
-        other write of the room waits behind it.
+        ``job`` must not wait for anything but the database, and must be short: on SQLite it runs on the event
+        loop, and the whole room waits for it.
         """
-        if self.writer is None:
+        if self.write_sessions is None:
             async with self.sessions() as s, s.begin():
                 return await s.run_sync(job)
-        return await asyncio.get_running_loop().run_in_executor(self.writer, self._write_here, job)
-
-    def _write_here(self, job: Callable[[Session], T]) -> T:
-        assert self.write_sessions is not None
-        with self.write_sessions() as s, s.begin():
-            return job(s)
+        with self.write_sessions() as session, session.begin():
+            result = job(session)
+        self.wrote()
+        return result
 
     async def write_core(self, job: Callable[[Connection], T]) -> T:
         """Run ``job``, a function of a plain (Core) connection, in one transaction, as :meth:`write` runs a function
-        of an ORM session: for statements that need no ORM, it costs less (on SQLite's writer thread, about 230 us
-        of CPU a transaction against 370)."""
-        if self.writer is None:
+        of an ORM session: for statements that need no ORM, it costs less (on SQLite, about 230 us of CPU a
+        transaction against 370)."""
+        if self.write_engine is None:
             async with self.engine.begin() as conn:
                 return await conn.run_sync(job)
-        return await asyncio.get_running_loop().run_in_executor(self.writer, self._write_core_here, job)
+        with self.write_engine.begin() as connection:
+            result = job(connection)
+        self.wrote()
+        return result
 
-    def _write_core_here(self, job: Callable[[Connection], T]) -> T:
-        assert self.write_engine is not None
-        with self.write_engine.begin() as conn:
-            return job(conn)
+    def wrote(self) -> None:
+        """A write was committed on SQLite: its log is checkpointed soon, in the checkpointer's thread."""
+        if self.checkpointer is not None:
+            self.checkpointer.wrote()
 
     async def write_statement(self, statement: Executable, params: Sequence[dict[str, Any]] | None = None) -> int:
         """One statement (run once per dict of ``params``, if given) in a transaction of its own; how many rows
@@ -580,16 +583,6 @@ class Store:
 
     async def user_stats(self, user_id: int) -> list[StatRow]:
         return await self.read_rows(select(StatRow).where(StatRow.user_id == user_id).order_by(StatRow.game))
-
-
-def _sqlite_pragmas(dbapi_connection: Any, record: Any) -> None:
-    # WAL lets readers go on while a table appends an action; a committed action survives a killed process.
-    cursor = dbapi_connection.cursor()
-    cursor.execute("PRAGMA journal_mode=WAL")
-    cursor.execute("PRAGMA synchronous=NORMAL")
-    cursor.execute("PRAGMA foreign_keys=ON")
-    cursor.execute("PRAGMA busy_timeout=10000")
-    cursor.close()
 
 
 def _upgrade(connection: Connection) -> None:

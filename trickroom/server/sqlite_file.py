@@ -1,0 +1,91 @@
+"""SQLite's own settings for the room's database file, and the thread that checkpoints its write-ahead log.
+
+On SQLite the store writes on the event loop itself (:class:`~trickroom.server.store.Store`): a transaction costs
+a fraction of a millisecond of CPU, and handing it to a thread cost far more in waiting than it saved. A thread
+holding the GIL-free parts of a write still needs the GIL back after every call into SQLite, and it waits for it
+while the loop runs (up to the interpreter's switch interval, 5 ms, each time): at 10,000 people a write of 1.4 ms of
+CPU (on average) took 15 ms on the writer thread, and 150 ms at the 99th percentile, plus the trips to the
+thread and back (docs/performance.md, "Writes on the event loop").
+
+What may still take long is the checkpoint, which copies the log back into the database file and waits for the
+disk (``fsync``). SQLite runs it inside the commit that crosses 1000 pages of log, which would stop the whole
+room for it; so the write connection never checkpoints (``wal_autocheckpoint=0``), and :class:`Checkpointer`
+does it in a thread of its own, at most once a second after a write. A ``PASSIVE`` checkpoint neither waits for
+nor blocks the writer or the readers.
+"""
+
+from __future__ import annotations
+
+import logging
+import math
+import time
+from collections.abc import Callable
+from concurrent.futures import Future, ThreadPoolExecutor
+from typing import Any
+
+from sqlalchemy import create_engine, event
+from sqlalchemy.engine import Engine
+
+log = logging.getLogger("trickroom.store")
+
+CHECKPOINT_EVERY = 1.0  # seconds: the write-ahead log is checkpointed at most this often, after a write
+WRITER_BUSY_TIMEOUT_MS = 1000  # how long a write on the event loop waits for another process's write lock
+
+
+def sqlite_pragmas(dbapi_connection: Any, record: Any) -> None:
+    """Every connection: WAL lets readers go on while a table appends an action; a committed action survives a
+    killed process (``synchronous=NORMAL``: only a power cut or an operating-system crash may lose the last
+    transactions)."""
+    cursor = dbapi_connection.cursor()
+    cursor.execute("PRAGMA journal_mode=WAL")
+    cursor.execute("PRAGMA synchronous=NORMAL")
+    cursor.execute("PRAGMA foreign_keys=ON")
+    cursor.execute("PRAGMA busy_timeout=10000")
+    cursor.close()
+
+
+def writer_pragmas(dbapi_connection: Any, record: Any) -> None:
+    """The write connection, used on the event loop: it leaves checkpoints to :class:`Checkpointer`, and waits
+    for another process's write (an admin command's) for a second at most, then the write fails as busy."""
+    sqlite_pragmas(dbapi_connection, record)
+    cursor = dbapi_connection.cursor()
+    cursor.execute("PRAGMA wal_autocheckpoint=0")
+    cursor.execute(f"PRAGMA busy_timeout={WRITER_BUSY_TIMEOUT_MS}")
+    cursor.close()
+
+
+class Checkpointer:
+    """Checkpoints the write-ahead log of ``url`` (a plain SQLite URL) in a thread of its own, on its own
+    connection: :meth:`wrote` after each committed write starts one if none has started for ``every`` seconds
+    and none is under way."""
+
+    def __init__(self, url: str, every: float = CHECKPOINT_EVERY, clock: Callable[[], float] = time.monotonic) -> None:
+        self.engine: Engine = create_engine(url, pool_size=1, max_overflow=0, hide_parameters=True)
+        event.listen(self.engine, "connect", sqlite_pragmas)
+        self.every, self.clock = every, clock
+        self.thread = ThreadPoolExecutor(max_workers=1, thread_name_prefix="sqlite-checkpoint")
+        self.last = -math.inf
+        self.under_way: Future[tuple[int, int, int] | None] | None = None
+
+    def wrote(self) -> None:
+        now = self.clock()
+        if now - self.last < self.every or (self.under_way is not None and not self.under_way.done()):
+            return
+        self.last = now
+        self.under_way = self.thread.submit(self.checkpoint)
+
+    def checkpoint(self) -> tuple[int, int, int] | None:
+        """One passive checkpoint: SQLite's (busy, pages in the log, pages copied back), None if it failed (logged:
+        the next write starts another)."""
+        try:
+            with self.engine.connect() as conn:
+                busy, pages, copied = conn.exec_driver_sql("PRAGMA wal_checkpoint(PASSIVE)").one()
+                return int(busy), int(pages), int(copied)
+        except Exception:
+            log.exception("could not checkpoint the database's write-ahead log")
+            return None
+
+    def close(self) -> None:
+        """Wait for the checkpoint under way, then close the thread and the connection."""
+        self.thread.shutdown(wait=True)
+        self.engine.dispose()
