@@ -197,6 +197,9 @@ def report(evening: Evening, plan: Plan, seconds: float) -> None:
     print(f"  lobby messages: {counts['lobby frames']} received ({counts['lobby bytes'] / 1e6:.0f} MB), "
           f"{counts['lobby frames'] / max(1, evening.people) / whole:.1f} per person per second; "
           f"all messages {counts['frames']}")
+    by_kind = sorted(((n, key.removeprefix("lobby bytes: ")) for key, n in counts.items()
+                      if key.startswith("lobby bytes: ")), reverse=True)
+    print("  lobby bytes by message type: " + ", ".join(f"{kind} {n / 1e6:.0f} MB" for n, kind in by_kind))
     during_play = (evening.end.cpu - evening.signed_in.cpu) / play if play > 0 else float("nan")
     ramp = (evening.signed_in.cpu - evening.idle.cpu) / max(1e-9, evening.signed_in.at - evening.idle.at)
     play_actions = evening.end.actions - evening.signed_in.actions

@@ -222,6 +222,7 @@ class Person:
         if found is not None and is_lobby_type(found.group(1).decode()):
             stats.counts["lobby frames"] += 1
             stats.counts["lobby bytes"] += len(data)
+            stats.counts["lobby bytes: " + found.group(1).decode()] += len(data)
             if self.watcher:
                 self.on_lobby(json.loads(data))
             return
@@ -230,6 +231,7 @@ class Person:
         if "table" not in message and (kind == "chat" or is_lobby_type(kind)):
             stats.counts["lobby frames"] += 1
             stats.counts["lobby bytes"] += len(data)
+            stats.counts["lobby bytes: " + kind] += len(data)
             if self.watcher:
                 self.on_lobby(message)
             return

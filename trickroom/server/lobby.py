@@ -76,6 +76,8 @@ def shown(listing: Message, uid: str, open_only: bool) -> bool:
     return visible(listing, uid) and (not open_only or waiting(listing) or uid in (listing.get("people") or ()))
 
 
+NOBODY: frozenset[str] = frozenset()
+
 # What one connection hears of a batch (Lobby.view_of): tables listed, tables unlisted, presence, the frame's key.
 View = tuple[list[TableEntry], list[str], list[PresenceChange], tuple[object, ...]]
 
@@ -294,10 +296,13 @@ class Lobby:
         else:
             public_part = ",".join(public.values())
         tables = ",".join(part for part in (public_part, *private) if part)
-        users, online = self.users_part()
+        # A lobby that counts people hears none of their comings and goings, so what its snapshot held of them
+        # does not matter: everyone online is joined (and their ids gathered) only for a lobby that lists them,
+        # which at 10,000 people was 3% of the server's time, at every sign-in.
+        users, online = ("", NOBODY) if self.counts_people(conn) else self.users_part()
         self.fresh[conn.id] = online
         head = encode({"type": "lobby", "seq": self.seq} | ({} if re is None else {"re": re}) | self.counts(conn))
-        return f'{head[:-1]},"users":[{"" if self.counts_people(conn) else users}],"tables":[{tables}]}}'
+        return f'{head[:-1]},"users":[{users}],"tables":[{tables}]}}'
 
     def entry_json(self, listing: Message, lang: str) -> str:
         encoded: dict[str, str] = listing.setdefault("encoded", {})
