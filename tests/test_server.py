@@ -228,6 +228,9 @@ def test_lobby_chat_reaches_a_table_only_for_who_asked(server: ThreadServer) -> 
         assert talker.request(type="chat", message="last call")["type"] == "ok"
         assert seated.wait(type="chat", message="last call")["text"] == "Talker: last call"
         seated.request(type="preferences", lobby_chat_at_table=False)
+        assert talker.request(type="chat", message="quiet now")["type"] == "ok"
+        assert seated.request(type="ping")["type"] == "pong"
+        assert not [m for m in seated.history if m.get("message") == "quiet now"]  # asked for it no more
         assert seated.request(type="lobby")["type"] == "lobby"  # back in the lobby: its chat comes again
         assert talker.request(type="chat", message="welcome back")["type"] == "ok"
         assert seated.wait(type="chat", message="welcome back")["from"]["name"] == "Talker"

@@ -126,6 +126,7 @@ class Room:
         # Connection ids name the node too: a reply addressed to one connection must not reach another node's.
         conn = Connection(id=f"{self.settings.node_id}/c{next(self._conn_ids)}", address=address)
         self.connections[conn.id] = conn
+        self.lobby.reads_chat(conn)
         metrics.CONNECTIONS.inc()
         conn.send_frame(self.hello_frame())
         return conn
@@ -147,6 +148,7 @@ class Room:
 
     async def close(self, conn: Connection) -> None:
         self.connections.pop(conn.id, None)
+        self.lobby.chat_readers.pop(conn.id, None)
         metrics.CONNECTIONS.dec()
         await self.door.detach_user(conn)
 

@@ -165,6 +165,7 @@ class FrontDoor:
         prefs = {**conn.preferences, **{name: value for name, value in given.items() if value is not None}}
         for other in self.room.by_user.get(user["id"], {conn}):
             other.preferences = dict(prefs)
+            self.room.lobby.reads_chat(other)
         if user["guest"]:
             if conn.session:
                 await self.store.set_session_preferences(conn.session, prefs)
@@ -185,6 +186,7 @@ class FrontDoor:
         conn.user, conn.session = user, token_digest(token)
         conn.logged_out_at = None
         conn.preferences = {**DEFAULT_PREFERENCES, **preferences}
+        room.lobby.reads_chat(conn)
         uid = user["id"]
         first = uid not in room.by_user
         room.by_user.setdefault(uid, set()).add(conn)
