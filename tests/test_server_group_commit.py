@@ -1,6 +1,7 @@
 """Group commit of the action log: concurrent appends share a transaction, each append returns only once its
 row is committed, and the (table, seq) fence still refuses a stale owner's append without failing the others (on
-SQLite's writer thread, and on PostgreSQL, where a batch is one statement in autocommit)."""
+SQLite, and on PostgreSQL, where a batch is one statement in autocommit); a new table's row goes in whole, and
+a number already taken is drawn again."""
 
 from __future__ import annotations
 
@@ -49,6 +50,36 @@ def test_concurrent_appends_share_commits_and_all_land(database: tuple[str, str 
             for table in tables:
                 assert [(a.seq, a.action) for a in await store.actions(table)] == [
                     (seq, f"a{seq}") for seq in range(1, 21)]
+        finally:
+            await store.close()
+
+    asyncio.run(scenario())
+
+
+def test_a_new_table_goes_in_whole_and_a_taken_number_is_drawn_again(database: tuple[str, str | None],
+                                                                    monkeypatch: pytest.MonkeyPatch) -> None:
+    import trickroom.server.store as store_module
+
+    draws = iter([123456789, 123456789, 987654321])
+    monkeypatch.setattr(store_module, "new_table_id", lambda: next(draws))
+
+    async def scenario() -> None:
+        store = Store(*database)
+        await store.migrate()
+        try:
+            host = {"id": "u1", "name": "Anna", "guest": True}
+            first = TableRow(game="bura", options={"players": 2}, settings={"name": "Den"}, seats=[None, None],
+                             host=host, status="waiting", seed=7)
+            second = TableRow(game="mpourloto", options={}, settings={}, seats=[None] * 4, host=host,
+                              status="waiting")
+            assert await store.create_table(first) == 123456789
+            assert await store.create_table(second) == 987654321  # its first number was the first table's
+            row = await store.table(123456789)
+            assert row is not None and (row.game, row.options, row.settings, row.seats, row.host, row.seed) == (
+                "bura", {"players": 2}, {"name": "Den"}, [None, None], host, 7)
+            assert row.banned == [] and row.pause_requested is False and row.created_at is not None  # defaults
+            other = await store.table(987654321)
+            assert other is not None and other.game == "mpourloto" and other.seed is None
         finally:
             await store.close()
 
