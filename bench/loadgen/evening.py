@@ -112,6 +112,20 @@ class Evening:
     workers: int
     load: tuple[tuple[float, float, float], tuple[float, float, float]]
     node_cpu: dict[str, float]  # share of one core over the whole evening, per node
+    listen_overflows: int | None  # the machine's, over the evening (None: not Linux)
+
+
+def listen_overflows() -> int | None:
+    """How many times, since boot, a listening socket's queue of connections waiting to be accepted was full
+    (Linux's ``TcpExt ListenOverflows``; the machine's count, every process's). A full queue drops or resets new
+    connections: at 10,000 people signing in over a minute it was why some never got in (docs/performance.md)."""
+    try:
+        with open("/proc/net/netstat", encoding="ascii") as netstat:
+            lines = [line.split() for line in netstat if line.startswith("TcpExt:")]
+        names, values = lines[0], lines[1]
+        return int(values[names.index("ListenOverflows")])
+    except (OSError, IndexError, ValueError):
+        return None
 
 
 def spend_evening(deployment: Deployment, people: int, plan: Plan, seconds: float, workers: int,
@@ -119,6 +133,7 @@ def spend_evening(deployment: Deployment, people: int, plan: Plan, seconds: floa
     servers = deployment.servers
     urls = deployment.urls
     load_before = os.getloadavg()
+    overflows_before = listen_overflows()
     idle = sample(servers)
     cpu0 = {server.label: server.cpu_seconds() for server in servers}
     start_at = time.monotonic() + 1.0
@@ -157,8 +172,10 @@ def spend_evening(deployment: Deployment, people: int, plan: Plan, seconds: floa
             process.join(timeout=10)
             if process.is_alive():
                 process.kill()
+    overflows_after = listen_overflows()
+    overflows = None if overflows_before is None or overflows_after is None else overflows_after - overflows_before
     return Evening(deployment.title, people, stats, idle, signed_in or end, end, peak, workers,
-                   (load_before, os.getloadavg()), node_cpu)
+                   (load_before, os.getloadavg()), node_cpu, overflows)
 
 
 def ms(values: list[float]) -> str:
@@ -194,6 +211,9 @@ def report(evening: Evening, plan: Plan, seconds: float) -> None:
     print(f"  errors the server sent, and requests unanswered: {dict(stats.errors) or 'none'}"
           + (f" ({overtaken} of them acts that another seat's move overtook)" if overtaken else ""))
     print(f"  connections failed or closed by the server: {dict(stats.failures) or 'none'}")
+    if evening.listen_overflows is not None:
+        print(f"  the kernel's queue of connections waiting to be accepted was full {evening.listen_overflows} "
+              "times (the machine's count: a full queue drops or resets new connections)")
     print(f"  lobby messages: {counts['lobby frames']} received ({counts['lobby bytes'] / 1e6:.0f} MB), "
           f"{counts['lobby frames'] / max(1, evening.people) / whole:.1f} per person per second; "
           f"all messages {counts['frames']}")
