@@ -13,7 +13,8 @@ from server_helpers import Client, room_on
 from test_lobby_batches import Clock, FakeRoom, connect, heard, settle
 
 from trickroom.server.connection import Connection
-from trickroom.server.lobby import Lobby, on_people, presence_change
+from trickroom.server.lobby import Lobby, presence_change
+from trickroom.server.lobby_requests import on_people
 from trickroom.server.protocol import People, user_summary
 from trickroom.server.room import Room
 from trickroom.server.settings import Settings

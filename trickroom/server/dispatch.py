@@ -1,7 +1,7 @@
 """The room's dispatch table: each client message type, who may send it and the function that answers it.
 
 Like the table's (:data:`trickroom.server.table_requests.REQUESTS`), but for the messages a node answers itself.
-Every module that answers client messages contributes its own dict (``sessions.REQUESTS``, ``lobby.REQUESTS``,
+Every module that answers client messages contributes its own dict (``sessions.REQUESTS``, ``lobby_requests.REQUESTS``,
 ``ownership.REQUESTS``, ``replays.REQUESTS``, ...); :mod:`trickroom.server.room` joins them with
 :func:`joined`, which refuses a type two modules both claim. A handler gets the room, the connection and the
 typed message (a :class:`~trickroom.server.protocol.ClientMessage` subclass, validated), and answers on the

@@ -20,7 +20,7 @@ from typing import Any
 from trickroom.bots import LEVELS, acts_off_turn, make_bot
 from trickroom.games import GAMES
 from trickroom.narration.games import game_entry
-from trickroom.server import lobby, metrics, moderator_room, ownership, player_tools, replays, sessions
+from trickroom.server import lobby_requests, metrics, moderator_room, ownership, player_tools, replays, sessions
 from trickroom.server.bots import BotRunner
 from trickroom.server.bus import Bus
 from trickroom.server.cluster import Cluster
@@ -55,7 +55,7 @@ SERVER_NAME = "trickroom 0.1.0"
 
 # Every client message a node answers, by type: who may send it and its function. A module with messages of its
 # own adds its dict here.
-REQUESTS: Requests = joined(sessions.REQUESTS, lobby.REQUESTS, ownership.REQUESTS, replays.REQUESTS,
+REQUESTS: Requests = joined(sessions.REQUESTS, lobby_requests.REQUESTS, ownership.REQUESTS, replays.REQUESTS,
                             player_tools.REQUESTS, moderator_room.REQUESTS)
 
 

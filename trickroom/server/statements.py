@@ -48,7 +48,7 @@ def freed_names(guests: list[dict[str, Any]]) -> list[Delete]:
 def table_updates(saves: dict[int, dict[str, Any]]) -> list[tuple[Executable, list[dict[str, Any]]]]:
     """Each table's row (by id) updated with its values: one statement per set of columns, run for all its rows at
     once (the driver's executemany), with its parameters. Updated one by one through the ORM, a row cost about
-    1 ms of SQLite's writer thread (bench/db_writes.py), the largest part of its time in an evening of 3000
+    1 ms of SQLite's writes (bench/db_writes.py), the largest part of its time in an evening of 3000
     people."""
     by_columns: dict[tuple[str, ...], list[dict[str, Any]]] = {}
     for table_id, values in saves.items():
