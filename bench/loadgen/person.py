@@ -220,22 +220,24 @@ class Person:
                 self.on_message(str(part.get("type")), part)
             return
         if found is not None and is_lobby_type(found.group(1).decode()):
-            stats.counts["lobby frames"] += 1
-            stats.counts["lobby bytes"] += len(data)
-            stats.counts["lobby bytes: " + found.group(1).decode()] += len(data)
+            self.count_lobby(found.group(1).decode(), data)
             if self.watcher:
                 self.on_lobby(json.loads(data))
             return
         message = json.loads(data)
         kind = str(message.get("type"))
         if "table" not in message and (kind == "chat" or is_lobby_type(kind)):
-            stats.counts["lobby frames"] += 1
-            stats.counts["lobby bytes"] += len(data)
-            stats.counts["lobby bytes: " + kind] += len(data)
+            self.count_lobby(kind, data)
             if self.watcher:
                 self.on_lobby(message)
             return
         self.on_message(kind, message)
+
+    def count_lobby(self, kind: str, data: bytes) -> None:
+        counts = self.world.stats.counts
+        counts["lobby frames"] += 1
+        counts["lobby bytes"] += len(data)
+        counts["lobby bytes: " + kind] += len(data)
 
     def on_lobby(self, message: Message) -> None:
         listed, removed = lobby_changes(message)

@@ -391,7 +391,7 @@ class Store:
         in as one insert, without an ORM session (which cost 3% of the server's samples at 10,000 people); the
         columns it leaves empty take their defaults."""
         columns = cast(Table, TableRow.__table__).columns
-        values = {column.key: getattr(row, column.key) for column in columns if getattr(row, column.key) is not None}
+        values = {column.key: value for column in columns if (value := getattr(row, column.key)) is not None}
         for _ in range(10):
             values["id"] = row.id = new_table_id()
             try:
