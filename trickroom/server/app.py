@@ -36,6 +36,7 @@ from trickroom.server.room import Room
 from trickroom.server.sessions import CLOSE_LOGIN_TIMEOUT
 from trickroom.server.settings import Settings
 from trickroom.server.store import Store, store_busy
+from trickroom.server.wire import wire_of
 
 log = logging.getLogger("trickroom.app")
 TOO_BIG_IN_A_ROW = 10  # oversized messages in a row after which the connection is closed (1009)
@@ -152,6 +153,7 @@ def create_app(settings: Settings, bus: Bus | None = None) -> Starlette:
 
 async def serve_connection(websocket: WebSocket, room: Room, settings: Settings) -> None:
     conn = room.open(websocket.client.host if websocket.client else "unknown")
+    conn.wire = wire_of(websocket.scope)
     writer = asyncio.get_running_loop().create_task(write_loop(websocket, conn))
     doorman = LoginDeadline(conn, settings.login_timeout)
     bucket = TokenBucket(settings.messages_per_second, settings.message_burst)
@@ -286,6 +288,7 @@ async def write_loop(websocket: WebSocket, conn: Connection) -> None:
                 with contextlib.suppress(Exception):
                     await websocket.close(code=code, reason=reason)
             return
+        conn.writing = True  # a frame sent now must wait for this one (Connection.send_frame)
         try:
             await websocket.send_text(frame)
         except Exception as exc:
@@ -296,3 +299,5 @@ async def write_loop(websocket: WebSocket, conn: Connection) -> None:
             with contextlib.suppress(Exception):
                 await websocket.close(code=CLOSE_ERROR, reason="send failed")
             return
+        finally:
+            conn.writing = False

@@ -7,7 +7,7 @@ import asyncio
 import logging
 import time
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Protocol
 
 from trickroom.server.accounts import DEFAULT_PREFERENCES
 from trickroom.server.errors import error_message
@@ -70,12 +70,24 @@ class Outbox:
         return self.get_nowait()
 
 
+class Wire(Protocol):
+    """Where a connection writes a frame at once, when it may (``Connection.send_frame``; the server's side is
+    ``wire.py``)."""
+
+    def ready(self) -> bool:
+        """Whether a frame written now goes to the socket at once (nothing in the way: a full buffer, a close)."""
+
+    def write(self, frame: str) -> None:
+        """Write one text frame; only when :meth:`ready`."""
+
+
 @dataclass(eq=False)
 class Connection:
     """One websocket, as the room sees it: an outbound queue of encoded frames and who is logged in on it.
 
-    Every message is encoded once, here, as it is sent (``frames.encode``, which cannot fail on text); the
-    connection's writer (``app.write_loop``) only sends frames. ``close`` ends the connection after the frames
+    Every message is encoded once, here, as it is sent (``frames.encode``, which cannot fail on text); a frame is
+    written at once to the connection's ``wire`` when nothing is ahead of it, else the connection's writer
+    (``app.write_loop``) sends it from the queue. ``close`` ends the connection after the frames
     already queued, with a close code and reason; a connection that is closing takes no more messages."""
 
     id: str
@@ -90,6 +102,8 @@ class Connection:
     follows_lobby: bool = True  # hears the lobby's changes (a client at a table may say it does not need them)
     lobby_tables: str = "all"  # "open": its lobby lists the waiting tables and its own (Lobby, "open" lobbies)
     lobby_people: str = "all"  # "auto": a busy room's people are counted, not listed (Lobby.counts_people)
+    wire: Wire | None = None  # where a frame is written at once when nothing is queued (None: always queued)
+    writing: bool = False  # the writer holds a frame it took from the queue and has not finished sending
 
     @property
     def lang(self) -> str:
@@ -118,8 +132,13 @@ class Connection:
                                         table=table if isinstance(table, str) else None))
 
     def send_frame(self, frame: str) -> None:
-        """Queue a frame already encoded: one message to many connections is encoded once (:class:`Frames`)."""
+        """Send a frame already encoded (one message to many connections is encoded once: :class:`Frames`):
+        written at once when the wire is ready and no frame is ahead of it, else queued for the writer."""
         if self.closing is not None:
+            return
+        wire = self.wire
+        if wire is not None and not self.writing and self.queue.empty() and wire.ready():
+            wire.write(frame)
             return
         if self.queue.qsize() >= OUTBOX_LIMIT:
             # A client that reads nothing must not make the server hold its messages forever: close it.

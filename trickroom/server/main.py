@@ -21,8 +21,12 @@ log = logging.getLogger("trickroom.main")
 # With Python's default thresholds (700, 10, 10) the collector went through all of them every 3 to 5 s in an
 # evening of 3000 people, stopping the room for half a second each time (docs/performance.md). Young collections
 # that wait for 50,000 new objects let a step's messages die before they are promoted to the old generation, so
-# full collections become rare; what startup made (the imports, the app) is frozen out of them.
-GC_THRESHOLDS = (50_000, 20, 10)
+# full collections become rare; what startup made (the imports, the app) is frozen out of them. The middle
+# generation is collected after every 5 young collections rather than 20: while thousands sign in, what survives
+# a young collection mostly lives on (their connections), and walking 20 collections' worth of it at once stopped
+# the room for 250 to 400 ms; in fifths it is the same work in pauses of 55 to 135 ms (docs/performance.md,
+# "Frames written straight to the socket").
+GC_THRESHOLDS = (50_000, 5, 10)
 
 
 def tune_garbage_collector() -> None:
@@ -75,13 +79,16 @@ def run(args: argparse.Namespace) -> int:
 def uvicorn_config(app: Any, settings: Settings, **overrides: Any) -> uvicorn.Config:
     """How uvicorn serves the room: a deadline for request headers (``header_timeout``), X-Forwarded-For believed
     only from ``trusted_proxies`` (the client address is what the login limits count), websocket pings that drop
-    half-open sockets, and websocket compression only if ``websocket_compression`` asks for it."""
+    half-open sockets, and websocket compression only if ``websocket_compression`` asks for it. Without
+    compression, frames are written straight to the socket (``wire.py``)."""
     from trickroom.server.guard import http_protocol
+    from trickroom.server.wire import WireProtocol
 
     values: dict[str, Any] = {
         "host": settings.host, "port": settings.port, "log_config": None, "lifespan": "on",
         "ws_max_size": settings.max_frame_bytes, "http": http_protocol(settings.header_timeout),
         "ws_per_message_deflate": settings.websocket_compression,
+        "ws": "auto" if settings.websocket_compression else WireProtocol,
         "proxy_headers": True, "forwarded_allow_ips": settings.trusted_proxies, **overrides}
     return uvicorn.Config(app, **values)
 

@@ -1,0 +1,65 @@
+"""Frames written straight to a websocket's socket, without a task or a coroutine per frame.
+
+The ASGI way to send a frame is to await ``send``: a connection's writer task wakes (a future, a handle), and the
+frame goes down through Starlette's and uvicorn's coroutines to the websocket library, which builds a frame
+object and a list of output before one ``write`` to the socket. At 10,000 people that was most of the cost of a
+frame besides the system call, and each connection's writer left a fresh coroutine, future and list behind at
+every frame, alive until the next one: a third of what the collector's young collections walked, which took
+30 ms each (docs/performance.md, "Frames written straight to the socket").
+
+So uvicorn's websocket protocol is given one more ASGI scope extension, ``trickroom.wire``: a ``Wire`` that
+writes an unfragmented text frame (RFC 6455, section 5.2: a server's frames are not masked) to the socket at once,
+when nothing is in the way. Anything in the way sends the frame the ASGI way, in order, through the connection's
+queue and writer (``Connection.send_frame``): a socket whose buffer is full (the client reads slowly), a frame
+still being written by the writer, compression (a compressed frame is the websocket library's to make), the
+handshake not done or a close frame sent. A server without the extension (Starlette's test client, another
+server) sends every frame the ASGI way.
+"""
+
+from __future__ import annotations
+
+import struct
+from typing import Any
+
+from uvicorn.protocols.websockets.websockets_sansio_impl import WebSocketsSansIOProtocol
+
+from trickroom.server.connection import Wire
+
+EXTENSION = "trickroom.wire"
+TEXT_FIN = 0x81  # FIN, opcode 1 (text)
+
+
+def text_frame(payload: bytes) -> bytes:
+    """One unmasked, unfragmented websocket text frame holding ``payload`` (UTF-8)."""
+    size = len(payload)
+    if size < 126:
+        header = bytes((TEXT_FIN, size))
+    elif size < 1 << 16:
+        header = struct.pack("!BBH", TEXT_FIN, 126, size)
+    else:
+        header = struct.pack("!BBQ", TEXT_FIN, 127, size)
+    return header + payload
+
+
+class WireProtocol(WebSocketsSansIOProtocol):
+    """uvicorn's sans-I/O websocket protocol, itself a :class:`~trickroom.server.connection.Wire` in the ASGI
+    scope's extensions."""
+
+    def handle_connect(self, event: Any) -> None:
+        super().handle_connect(event)
+        scope = getattr(self, "scope", None)  # absent when the handshake was refused
+        if scope is not None:
+            scope["extensions"][EXTENSION] = self
+
+    def ready(self) -> bool:
+        return bool(self.handshake_complete and not self.close_sent and self.initial_response is None
+                    and not self.conn.extensions and self.writable.is_set() and not self.transport.is_closing())
+
+    def write(self, frame: str) -> None:
+        self.transport.write(text_frame(frame.encode()))
+
+
+def wire_of(scope: Any) -> Wire | None:
+    """The connection's :class:`Wire`, if the server gave one."""
+    wire = scope.get("extensions", {}).get(EXTENSION)
+    return wire if isinstance(wire, WireProtocol) else None
