@@ -3,6 +3,7 @@ and the deadlines for request headers and for logging in."""
 
 from __future__ import annotations
 
+import gc
 import socket
 import time
 import urllib.error
@@ -108,3 +109,23 @@ def test_default_hosts_accept_ip_addresses_and_localhost(tmp_path: Path) -> None
     assert host_allowed("localhost", allowed) and host_allowed("PLAY.example.net", allowed)
     assert not host_allowed("rebind.attacker.example", allowed) and not host_allowed(None, allowed)
     assert host_allowed("anything", {"*"})
+
+
+def test_a_websocket_leaves_no_http_protocol_for_the_collector(room: ThreadServer) -> None:
+    """After the upgrade the HTTP side of a connection is freed at once, not left in a cycle (guard.py)."""
+
+    def http_protocols() -> int:
+        return sum(type(o).__name__ == "HeadersDeadlineProtocol" for o in gc.get_objects())
+
+    gc.collect()
+    gc.disable()
+    try:
+        before = http_protocols()
+        clients = [Client(room.url) for _ in range(5)]
+        try:
+            assert http_protocols() == before
+        finally:
+            for client in clients:
+                client.close()
+    finally:
+        gc.enable()
