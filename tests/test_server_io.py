@@ -286,7 +286,7 @@ def test_resume_of_a_table_that_closed_after_it_finished_gives_the_final_snapsho
             assert time.monotonic() < deadline, "the table did not close"
             time.sleep(0.02)
         final = player.request(type="resume", table=table, after=finish["seq"])
-        assert final["type"] == "snapshot" and final["info"]["status"] == "finished"
+        assert final["type"] == "snapshot" and final["info"]["status"] == "finished", final
         assert final["standings"] == finish["standings"] and final["to_act"] == [] and final["legal"] == []
         assert final["seq"] > finish["seq"]  # numbered on past what was not kept, as after a restart
         assert not [m for m in player.drain() if m.get("missed")]  # it had seen the end
@@ -316,7 +316,7 @@ def test_resume_of_a_table_that_finished_while_its_player_was_away_and_the_serve
         made.append(back)
         assert back.request(type="login", token=token)["type"] == "welcome"
         final = back.request(type="resume", table=table, after=last_seen)
-        assert final["type"] == "snapshot" and final["info"]["status"] == "finished"
+        assert final["type"] == "snapshot" and final["info"]["status"] == "finished", final
         assert final["standings"] == finish["standings"] and final["you"]["seat"] == 0
         missed = [m for m in back.history if m.get("missed")]
         assert missed and all(m["seq"] > last_seen for m in missed)

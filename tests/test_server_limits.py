@@ -46,6 +46,7 @@ class Socket:
         self.frames: list[dict[str, Any]] = [{"type": "websocket.receive", "text": text} for text in texts]
         self.frames.append({"type": "websocket.disconnect"})
         self.sent: list[dict[str, Any]] = []
+        self.scope: dict[str, Any] = {"type": "websocket"}  # no extensions: every frame goes through send_text
 
     async def receive(self) -> dict[str, Any]:
         await asyncio.sleep(0)

@@ -9,11 +9,11 @@ import json
 from typing import Any
 
 import pytest
+from server_helpers import TIMEOUT, ThreadServer
 from starlette.websockets import WebSocketState
 from websockets.frames import Frame, Opcode
 from websockets.sync.client import connect
 
-from tests.server_helpers import TIMEOUT, ThreadServer
 from trickroom.server.app import write_loop
 from trickroom.server.connection import OUTBOX_LIMIT, Connection
 from trickroom.server.frames import encode
