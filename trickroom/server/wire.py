@@ -2,10 +2,10 @@
 
 The ASGI way to send a frame is to await ``send``: a connection's writer task wakes (a future, a handle), and the
 frame goes down through Starlette's and uvicorn's coroutines to the websocket library, which builds a frame
-object and a list of output before one ``write`` to the socket. At 10,000 people that was most of the cost of a
-frame besides the system call, and each connection's writer left a fresh coroutine, future and list behind at
-every frame, alive until the next one: a third of what the collector's young collections walked, which took
-30 ms each (docs/performance.md, "Frames written straight to the socket").
+object and a list of output before one ``write`` to the socket. At 10,000 people that was about 40% of a frame's
+cost (the system call is the rest), and each connection's writer left a fresh coroutine, future and list behind
+at every frame, alive until the next one: a quarter to a third of the objects the collector's young collections
+walked, 30 ms each (docs/performance.md, "Frames written straight to the socket").
 
 So uvicorn's websocket protocol is given one more ASGI scope extension, ``trickroom.wire``: a ``Wire`` that
 writes an unfragmented text frame (RFC 6455, section 5.2: a server's frames are not masked) to the socket at once,
