@@ -68,6 +68,12 @@ def shown(listing: Message, uid: str, open_only: bool) -> bool:
     return visible(listing, uid) and (not open_only or waiting(listing) or uid in (listing.get("people") or ()))
 
 
+def hears_lobby_chat(conn: Connection) -> bool:
+    """Whether lobby chat reaches ``conn``: while it follows the lobby, or at a table if it asked for it (at 3000
+    people each lobby line went to some 2,500 connections, most at a table, and was most of the frames sent)."""
+    return conn.follows_lobby or bool(conn.preferences.get("lobby_chat_at_table"))
+
+
 NOBODY: frozenset[str] = frozenset()
 
 # What one connection hears of a batch (Lobby.view_of): tables listed, tables unlisted, presence, the frame's key.
@@ -238,7 +244,7 @@ class Lobby:
     def reads_chat(self, conn: Connection) -> None:
         """Count ``conn`` among the chat's readers, or not, as it follows the lobby or asked for its chat at a
         table: after either changes, and when it opens (it follows until it says otherwise)."""
-        if conn.follows_lobby or conn.preferences.get("lobby_chat_at_table"):
+        if hears_lobby_chat(conn):
             self.chat_readers[conn.id] = conn
         else:
             self.chat_readers.pop(conn.id, None)
@@ -381,9 +387,8 @@ class Lobby:
             said: dict[str, ChatMessage] = {}  # language: the line, said and encoded once for all who read it
             frames = Frames()
             for conn in self.chat_readers.values():
-                # Not to a reader who ignores the sender, nor at a table unless they asked for it: at 3000 people
-                # each lobby line went to some 2,500 of them, most at a table, and was most of the frames sent.
-                if conn.user is not None and (conn.follows_lobby or conn.preferences.get("lobby_chat_at_table")) \
+                # Not before a login, nor to a reader who ignores the sender.
+                if conn.user is not None and hears_lobby_chat(conn) \
                         and not self.room.moderator.hides(conn, {"type": "chat", "from": sender}):
                     line = said.get(conn.lang)
                     if line is None:

@@ -15,7 +15,6 @@ if TYPE_CHECKING:
     from trickroom.server.room import Room
 
 
-
 async def on_lobby_request(room: Room, conn: Connection, msg: LobbyRequest) -> None:
     conn.follows_lobby = msg.follow
     room.lobby.reads_chat(conn)
