@@ -5,6 +5,10 @@ and decompressor per connection) is off unless the settings ask for it."""
 from __future__ import annotations
 
 import asyncio
+import collections
+import contextlib
+import gc
+import types
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -178,3 +182,32 @@ def test_a_client_offering_deflate_gets_it_only_when_the_room_offers_it(tmp_path
     finally:
         room.stop()
     assert names == (["permessage-deflate"] if compression else [])
+
+
+# The websocket's short path
+
+
+def coroutines_alive() -> collections.Counter[str]:
+    return collections.Counter(obj.cr_code.co_qualname for obj in gc.get_objects() if type(obj) is types.CoroutineType)
+
+
+LAYERS = ("Starlette.__call__", "ServerErrorMiddleware.__call__", "FrontGuard.__call__", "ExceptionMiddleware.__call__",
+          "Router.__call__", "Router.app", "WebSocketRoute.handle", "wrap_app_handling_exceptions.<locals>.wrapped_app",
+          "websocket_session.<locals>.app", "websocket_session.<locals>.app.<locals>.app")
+
+
+def test_an_open_websocket_holds_no_middleware_or_router_coroutine(tmp_path: Path) -> None:
+    """Each Starlette layer is a coroutine suspended for as long as the socket is open; /ws skips them. (The
+    lifespan holds one chain of them for as long as the room runs: counted before the sockets open.)"""
+    room = ThreadServer(db=f"sqlite:///{tmp_path / 'room.sqlite3'}", bot_workers=0).start()
+    try:
+        before = coroutines_alive()
+        with contextlib.ExitStack() as stack:
+            sockets = [stack.enter_context(connect(room.url, open_timeout=20)) for _ in range(3)]
+            for ws in sockets:
+                assert "hello" in str(ws.recv(timeout=20))
+            opened = coroutines_alive() - before
+    finally:
+        room.stop()
+    assert opened["serve_connection"] == 3, opened
+    assert {layer: opened[layer] for layer in LAYERS if opened[layer]} == {}, opened

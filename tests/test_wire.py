@@ -12,6 +12,9 @@ import pytest
 from server_helpers import TIMEOUT, ThreadServer
 from starlette.websockets import WebSocketState
 from websockets.frames import Frame, Opcode
+from websockets.http11 import Request
+from websockets.protocol import Protocol
+from websockets.server import ServerProtocol
 from websockets.sync.client import connect
 
 from trickroom.server.app import write_loop
@@ -19,7 +22,7 @@ from trickroom.server.connection import OUTBOX_LIMIT, Connection
 from trickroom.server.frames import encode
 from trickroom.server.main import uvicorn_config
 from trickroom.server.settings import Settings
-from trickroom.server.wire import WireProtocol, text_frame
+from trickroom.server.wire import WireProtocol, parser_without_request, text_frame
 
 
 @pytest.mark.parametrize("size", [0, 1, 125, 126, 65535, 65536, 200_000])
@@ -181,3 +184,65 @@ def test_a_slow_reader_gets_every_frame_whole_and_in_order_through_uvicorn() -> 
             assert json.loads(ws.recv(timeout=TIMEOUT))["n"] == count
     finally:
         server.stop()
+
+
+# The handshake's request let go
+
+
+def masked_text_frame(text: str, mask: bytes = b"\x01\x02\x03\x04") -> bytes:
+    """A client's text frame (RFC 6455: masked), under 126 bytes."""
+    payload = text.encode()
+    assert len(payload) < 126
+    return bytes((0x81, 0x80 | len(payload))) + mask + bytes(b ^ mask[i % 4] for i, b in enumerate(payload))
+
+
+def test_an_open_websocket_keeps_no_handshake_request_and_still_reads_frames() -> None:
+    server = ThreadServer().start()
+    try:
+        with connect(server.url, open_timeout=TIMEOUT) as ws:
+            assert json.loads(ws.recv(timeout=TIMEOUT))["type"] == "hello"
+            wire = next(iter(server.app.state.room.connections.values())).wire
+            assert isinstance(wire, WireProtocol)
+            assert "request" not in wire.__dict__ and "response" not in wire.__dict__
+            assert wire.conn.parser.gi_code is Protocol.parse.__code__  # frames only: no request in its frame
+            for number in range(3):  # fragmented and whole frames, after the parser was replaced
+                ws.send(json.dumps({"type": "ping", "id": number}))
+                answer = json.loads(ws.recv(timeout=TIMEOUT))
+                assert (answer["type"], answer["re"]) == ("pong", number)
+            ws.send([json.dumps({"type": "ping", "id": "parts"})[:5], json.dumps({"type": "ping", "id": "parts"})[5:]])
+            answer = json.loads(ws.recv(timeout=TIMEOUT))
+            assert (answer["type"], answer["re"]) == ("pong", "parts")
+    finally:
+        server.stop()
+
+
+HANDSHAKE = (b"GET /ws HTTP/1.1\r\nHost: 127.0.0.1\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
+             b"Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n\r\n")
+
+
+def texts(conn: ServerProtocol) -> list[str]:
+    return [bytes(event.data).decode() for event in conn.events_received() if isinstance(event, Frame)]
+
+
+def test_a_parser_between_frames_is_replaced_and_reads_the_next_frames() -> None:
+    conn = ServerProtocol()
+    conn.receive_data(HANDSHAKE)
+    (request,) = conn.events_received()
+    assert isinstance(request, Request)
+    conn.send_response(conn.accept(request))
+    assert parser_without_request(conn)
+    assert "request" not in conn.parser.gi_frame.f_locals
+    first, second = masked_text_frame("one"), masked_text_frame("two")
+    conn.receive_data(first + second[:3])  # a whole frame and the start of the next
+    conn.receive_data(second[3:])
+    assert texts(conn) == ["one", "two"]
+
+
+def test_a_parser_inside_a_frame_is_kept() -> None:
+    conn = ServerProtocol()
+    frame = masked_text_frame("begun")
+    conn.receive_data(HANDSHAKE + frame[:3])  # a client that did not wait for the handshake's answer
+    parser = conn.parser
+    assert not parser_without_request(conn) and conn.parser is parser
+    conn.receive_data(frame[3:])
+    assert texts(conn) == ["begun"]

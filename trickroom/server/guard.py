@@ -63,6 +63,11 @@ def host_allowed(host_header: str | None, allowed: set[str]) -> bool:
     return is_ip(name) or name in allowed
 
 
+def scope_host_allowed(headers: dict[bytes, bytes], allowed: set[str]) -> bool:
+    """Whether a request's Host header (from its ASGI scope's headers) names this room."""
+    return host_allowed(headers.get(b"host", b"").decode("latin-1"), allowed)
+
+
 def request_language(headers: dict[bytes, bytes]) -> str:
     """The first language of Accept-Language that the room speaks (else English), for a page's plain answer."""
     for part in headers.get(b"accept-language", b"").decode("latin-1").split(","):
@@ -94,8 +99,7 @@ class FrontGuard:
             await self.app(scope, receive, send)
             return
         headers = dict(scope.get("headers") or [])
-        host = headers.get(b"host", b"").decode("latin-1")
-        if not host_allowed(host, self.allowed):
+        if not scope_host_allowed(headers, self.allowed):
             if scope["type"] == "websocket":
                 await send({"type": "websocket.close", "code": 1008})  # before accept: HTTP 403
                 return

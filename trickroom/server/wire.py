@@ -22,6 +22,8 @@ import struct
 from typing import Any
 
 from uvicorn.protocols.websockets.websockets_sansio_impl import WebSocketsSansIOProtocol
+from websockets.protocol import Protocol
+from websockets.streams import StreamReader
 
 from trickroom.server.connection import Wire
 
@@ -50,6 +52,20 @@ class WireProtocol(WebSocketsSansIOProtocol):
         scope = getattr(self, "scope", None)  # absent when the handshake was refused
         if scope is not None:
             scope["extensions"][EXTENSION] = self
+            self.forget_request()
+
+    def forget_request(self) -> None:
+        """Let the handshake's request go once the scope holds what the room reads of it (its path and headers):
+        about twenty objects per connection (the headers' dictionary and a list per header) that every full
+        collection would walk for as long as the connection is open. uvicorn keeps the request, and so does the
+        websocket library's parser (``parser_without_request``)."""
+        self.__dict__.pop("request", None)
+        parser_without_request(self.conn)
+
+    async def send(self, message: Any) -> None:
+        await super().send(message)
+        if self.handshake_complete and "response" in self.__dict__:  # sent: what the scope holds is enough
+            del self.__dict__["response"]
 
     def ready(self) -> bool:
         return bool(self.handshake_complete and not self.close_sent and self.initial_response is None
@@ -57,6 +73,26 @@ class WireProtocol(WebSocketsSansIOProtocol):
 
     def write(self, frame: str) -> None:
         self.transport.write(text_frame(frame.encode()))
+
+
+def parser_without_request(conn: Protocol) -> bool:
+    """Give ``conn`` a fresh parser of frames if it is between frames; whether it did.
+
+    The websocket library's server parser is a generator that parses the handshake's request, then frames, and
+    keeps the request in its frame for as long as the connection is open. Between frames (waiting for data, the
+    stream not at its end) a fresh generator of frames only, run to its first wait, is in the same state, as the
+    library itself replaces its parser at a close (``Protocol.discard``). Inside a frame (bytes of it came with
+    the request) the parser is kept."""
+    parser = conn.parser
+    innermost: Any = parser
+    while getattr(innermost, "gi_yieldfrom", None) is not None:
+        innermost = innermost.gi_yieldfrom
+    if innermost is parser or getattr(innermost, "gi_code", None) is not StreamReader.at_eof.__code__:
+        return False
+    fresh = Protocol.parse(conn)
+    next(fresh)  # to its first wait for data, where the old one was
+    conn.parser = fresh
+    return True
 
 
 def wire_of(scope: Any) -> Wire | None:
