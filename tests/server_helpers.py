@@ -43,13 +43,14 @@ def free_port() -> int:
 class ThreadServer:
     """The room's ASGI app under uvicorn in a background thread."""
 
-    def __init__(self, **settings: Any) -> None:
+    def __init__(self, uvicorn_options: dict[str, Any] | None = None, **settings: Any) -> None:
         self.port = free_port()
         values = {"host": "127.0.0.1", "port": self.port, "timer_minimum": 1, "log_level": "warning",
                   "replacement_bot": "random", **settings}
         self.settings = Settings(**values)
         self.app = create_app(self.settings)
-        config = uvicorn_config(self.app, self.settings, ws_max_size=self.settings.max_frame_bytes, log_level="warning")
+        config = uvicorn_config(self.app, self.settings, ws_max_size=self.settings.max_frame_bytes, log_level="warning",
+                                **(uvicorn_options or {}))
         self.server = uvicorn.Server(config)
         self.thread = threading.Thread(target=self.server.run, daemon=True)
 

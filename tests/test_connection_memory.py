@@ -211,3 +211,17 @@ def test_an_open_websocket_holds_no_middleware_or_router_coroutine(tmp_path: Pat
         room.stop()
     assert opened["serve_connection"] == 3, opened
     assert {layer: opened[layer] for layer in LAYERS if opened[layer]} == {}, opened
+
+
+def test_the_short_path_is_taken_under_a_root_path(tmp_path: Path) -> None:
+    """Behind a proxy that serves the room under a prefix (uvicorn's ``root_path``, part of the scope's path), /ws
+    is still the room's door and still skips Starlette's layers."""
+    room = ThreadServer({"root_path": "/room"}, db=f"sqlite:///{tmp_path / 'room.sqlite3'}", bot_workers=0).start()
+    try:
+        before = coroutines_alive()
+        with connect(room.url, open_timeout=20) as ws:
+            assert "hello" in str(ws.recv(timeout=20))
+            opened = coroutines_alive() - before
+    finally:
+        room.stop()
+    assert opened["serve_connection"] == 1 and not any(opened[layer] for layer in LAYERS), opened

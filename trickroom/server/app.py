@@ -87,6 +87,14 @@ def origin_allowed(websocket: WebSocket, settings: Settings) -> bool:
     return urlsplit(origin).netloc.lower() == host.lower()
 
 
+def route_path(scope: Scope) -> str:
+    """The request's path under the server's root path (uvicorn's ``root_path`` is part of ``path``), as
+    Starlette's router reads it."""
+    path: str = scope["path"]
+    root: str = scope.get("root_path", "")
+    return path[len(root):] if root and path.startswith(root + "/") else path
+
+
 class RoomApp(Starlette):
     """Starlette, except that a websocket at ``/ws`` goes straight to ``websocket_door`` (see the module's
     docstring); everything else (pages, ``/health``, ``/metrics``, the lifespan) goes through the middleware and
@@ -95,7 +103,7 @@ class RoomApp(Starlette):
     websocket_door: Callable[[Scope, Receive, Send], Any] | None = None
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        if scope["type"] == "websocket" and scope["path"] == WEBSOCKET_PATH and self.websocket_door is not None:
+        if scope["type"] == "websocket" and route_path(scope) == WEBSOCKET_PATH and self.websocket_door is not None:
             scope["app"] = self
             await self.websocket_door(scope, receive, send)
             return
