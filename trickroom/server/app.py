@@ -3,7 +3,7 @@
 
 A websocket at ``/ws`` does not go through Starlette's middleware and router (:class:`RoomApp`): each of their
 layers is a coroutine, with its frame and closures, suspended for as long as the connection is open. At 3000
-people that was about 60 of the 140 objects the garbage collector walks for every idle connection
+people that was about 40 of the 141 objects the garbage collector walked for every idle connection
 (docs/performance.md, "The websocket's short path"). The short path does for ``/ws`` exactly what those layers
 did: the Host check (FrontGuard), the origin check, then the protocol."""
 
