@@ -15,6 +15,7 @@ from typing import Any
 
 import pytest
 from server_helpers import ThreadServer
+from starlette.websockets import WebSocketState
 from websockets.sync.client import connect
 
 from trickroom.server.app import LoginDeadline
@@ -38,33 +39,57 @@ def test_the_outbox_gives_frames_in_order_and_the_end_marker_too() -> None:
         box.get_nowait()
 
 
-def test_a_waiting_writer_wakes_when_a_frame_comes() -> None:
-    async def run() -> list[str | None]:
-        box = Outbox()
-        writer = asyncio.ensure_future(box.get())
-        await asyncio.sleep(0)  # the writer is waiting on an empty outbox
-        assert not writer.done() and box.waiter is not None
-        box.put_nowait("hello")
-        first = await writer
-        assert box.waiter is None  # no future is kept between waits
-        box.put_nowait(None)
-        return [first, await box.get()]
+class ListeningSocket:
+    """A websocket that takes each frame after a turn of the loop, as a socket with room does."""
 
-    assert asyncio.run(run()) == ["hello", None]
+    def __init__(self) -> None:
+        self.sent: list[str] = []
+        self.client_state = WebSocketState.CONNECTED
 
-
-def test_a_cancelled_writer_leaves_the_outbox_usable() -> None:
-    async def run() -> str | None:
-        box = Outbox()
-        writer = asyncio.ensure_future(box.get())
+    async def send_text(self, data: str) -> None:
         await asyncio.sleep(0)
-        writer.cancel()
-        with pytest.raises(asyncio.CancelledError):
-            await writer
-        box.put_nowait("after")  # no waiter left to wake: nothing fails
-        return await box.get()
+        self.sent.append(data)
 
-    assert asyncio.run(run()) == "after"
+    async def close(self, code: int = 1000, reason: str | None = None) -> None:
+        self.sent.append(f"close {code}")
+
+
+def test_a_writer_runs_only_while_frames_wait() -> None:
+    async def run() -> list[str]:
+        socket = ListeningSocket()
+        conn = Connection(id="n/c1", socket=socket)
+        assert conn.writer is None  # an idle connection holds no task
+        conn.send_frame("a")
+        conn.send_frame("b")
+        first = conn.writer
+        assert first is not None
+        await first
+        assert socket.sent == ["a", "b"] and conn.writer is None and conn.queue.empty()
+        conn.send_frame("c")  # waits again: a new writer
+        assert conn.writer is not None and conn.writer is not first
+        conn.close(1000, "bye")
+        conn.send_frame("d")  # a closing connection takes nothing more
+        await conn.writer
+        assert conn.writer is None
+        return socket.sent
+
+    assert asyncio.run(run()) == ["a", "b", "c", "close 1000"]
+
+
+def test_an_ended_connection_sends_nothing_more() -> None:
+    async def run() -> list[str]:
+        socket = ListeningSocket()
+        conn = Connection(id="n/c1", socket=socket)
+        conn.send_frame("a")
+        conn.end()  # the client went: what was queued goes, then nothing (no close frame: not closing)
+        conn.send_frame("b")
+        assert conn.writer is not None
+        await conn.writer
+        conn.send_frame("c")
+        assert conn.writer is None and conn.queue.empty()
+        return socket.sent
+
+    assert asyncio.run(run()) == ["a"]
 
 
 def test_a_reader_behind_a_steady_stream_does_not_keep_what_it_has_sent() -> None:
@@ -211,6 +236,7 @@ def test_an_open_websocket_holds_no_middleware_or_router_coroutine(tmp_path: Pat
         room.stop()
     assert opened["serve_connection"] == 3, opened
     assert {layer: opened[layer] for layer in LAYERS if opened[layer]} == {}, opened
+    assert not opened["write_queued"], opened  # their frames went straight to the socket: no writer
 
 
 def test_the_short_path_is_taken_under_a_root_path(tmp_path: Path) -> None:

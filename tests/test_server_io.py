@@ -18,7 +18,6 @@ from typing import Any
 import pytest
 from server_helpers import TIMEOUT, AutoPlayer, Client, ThreadServer, clients, match_finished, room_on
 
-from trickroom.server.app import write_loop
 from trickroom.server.room import Connection
 
 Message = dict[str, Any]
@@ -126,17 +125,17 @@ def test_a_send_that_fails_closes_that_connection_with_a_logged_reason_and_no_ot
         caplog: pytest.LogCaptureFixture) -> None:
     async def scenario() -> tuple[FailingSocket, FailingSocket, Connection, Connection]:
         broken, healthy = FailingSocket(good=2), FailingSocket(good=10**6)
-        first, second = Connection(id="c1"), Connection(id="c2")
-        writers = [asyncio.create_task(write_loop(broken, first)),
-                   asyncio.create_task(write_loop(healthy, second))]
+        first, second = Connection(id="c1", socket=broken), Connection(id="c2", socket=healthy)
         for number in range(5):
             for conn in (first, second):
                 conn.send({"type": "chat", "message": f"line {number}"})
-        second.queue.put_nowait(None)
+        second.end()
+        writers = [conn.writer for conn in (first, second) if conn.writer is not None]
+        assert len(writers) == 2  # (no wire: every frame waits for the writer)
         await asyncio.wait_for(asyncio.gather(*writers), timeout=TIMEOUT)
         return broken, healthy, first, second
 
-    with caplog.at_level(logging.WARNING, logger="trickroom.app"):
+    with caplog.at_level(logging.WARNING, logger="trickroom.room"):
         broken, healthy, first, second = asyncio.run(scenario())
     assert len(broken.sent) == 2 and broken.closed_with == (1011, "send failed")
     assert first.closing == (1011, "send failed")

@@ -17,7 +17,6 @@ from websockets.protocol import Protocol
 from websockets.server import ServerProtocol
 from websockets.sync.client import connect
 
-from trickroom.server.app import write_loop
 from trickroom.server.connection import OUTBOX_LIMIT, Connection
 from trickroom.server.frames import encode
 from trickroom.server.main import uvicorn_config
@@ -68,8 +67,7 @@ def test_a_frame_goes_out_at_once_only_when_nothing_is_ahead_of_it() -> None:
     async def scenario() -> tuple[list[str], list[tuple[str, int, bool]]]:
         log: list[str] = []
         wire, socket = FakeWire(log), SlowSocket(log)
-        conn = Connection(id="c1", wire=wire)
-        writer = asyncio.create_task(write_loop(socket, conn))
+        conn = Connection(id="c1", wire=wire, socket=socket)
         seen: list[tuple[str, int, bool]] = []  # (after which line, frames queued, the writer holding one)
 
         def note(line: str) -> None:
@@ -98,9 +96,11 @@ def test_a_frame_goes_out_at_once_only_when_nothing_is_ahead_of_it() -> None:
             await asyncio.sleep(0)
         chat(conn, "6")  # everything sent: at once again
         note("6")
+        assert conn.writer is None  # nothing waits: no writer
         conn.close(1000, "bye")
         chat(conn, "7")  # a closing connection takes nothing more
-        await asyncio.wait_for(writer, TIMEOUT)
+        assert conn.writer is not None
+        await asyncio.wait_for(conn.writer, TIMEOUT)
         return log, seen
 
     log, seen = asyncio.run(scenario())

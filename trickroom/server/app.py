@@ -27,13 +27,13 @@ from starlette.responses import HTMLResponse, JSONResponse, PlainTextResponse, R
 from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 from starlette.types import Receive, Scope, Send
-from starlette.websockets import WebSocket, WebSocketDisconnect, WebSocketState
+from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from trickroom.narration import LANGUAGES, translate
 from trickroom.narration.web import bundle_json
 from trickroom.server.bus import Bus, LocalBus
 from trickroom.server.cluster import Cluster
-from trickroom.server.connection import CLOSE_ERROR, CLOSE_TOO_BIG, Connection
+from trickroom.server.connection import CLOSE_TOO_BIG, Connection
 from trickroom.server.errors import FailureLog, busy, error_message
 from trickroom.server.guard import FrontGuard, allowed_host_names, metrics_allowed, request_language, scope_host_allowed
 from trickroom.server.hygiene import invalid_text_at
@@ -187,9 +187,7 @@ def create_app(settings: Settings, bus: Bus | None = None) -> RoomApp:
 
 
 async def serve_connection(websocket: WebSocket, room: Room, settings: Settings) -> None:
-    conn = room.open(websocket.client.host if websocket.client else "unknown")
-    conn.wire = wire_of(websocket.scope)
-    writer = asyncio.get_running_loop().create_task(write_loop(websocket, conn))
+    conn = room.open(websocket.client.host if websocket.client else "unknown", wire_of(websocket.scope), websocket)
     doorman = LoginDeadline(conn, settings.login_timeout)
     bucket = TokenBucket(settings.messages_per_second, settings.message_burst)
     too_big_in_a_row = 0
@@ -222,11 +220,13 @@ async def serve_connection(websocket: WebSocket, room: Room, settings: Settings)
         pass
     finally:
         doorman.cancel()
-        conn.queue.put_nowait(None)  # the writer sends what is queued (then the close frame, if closing)
+        conn.end()  # the writer sends what is queued (then the close frame, if closing)
         await room.close(conn)
-        with contextlib.suppress(Exception):
-            await asyncio.wait_for(writer, timeout=5)
-        writer.cancel()
+        writer = conn.writer
+        if writer is not None:
+            with contextlib.suppress(Exception):
+                await asyncio.wait_for(writer, timeout=5)
+            writer.cancel()
 
 
 class LoginDeadline:
@@ -309,30 +309,3 @@ async def handle_text(room: Room, conn: Connection, raw: str) -> None:
 
 def send_error(conn: Connection, err: ProtocolError, re: Any = None) -> None:
     conn.send(error_message(err, conn.lang, re))
-
-
-async def write_loop(websocket: WebSocket, conn: Connection) -> None:
-    """Send the connection's frames in order until its queue ends (None); if the connection is closing
-    (``Connection.close``), then a close frame with its code and reason. A frame that cannot be sent closes this
-    connection, with the reason in the log; every other connection has its own writer and never notices."""
-    while True:
-        frame = await conn.queue.get()
-        if frame is None:
-            if conn.closing is not None:
-                code, reason = conn.closing
-                with contextlib.suppress(Exception):
-                    await websocket.close(code=code, reason=reason)
-            return
-        conn.writing = True  # a frame sent now must wait for this one (Connection.send_frame)
-        try:
-            await websocket.send_text(frame)
-        except Exception as exc:
-            gone = websocket.client_state == WebSocketState.DISCONNECTED
-            log.log(logging.INFO if gone else logging.WARNING, "could not send to connection %s (%s); closing it",
-                    conn.id, "the client had gone" if gone else f"{type(exc).__name__}: {exc}"[:200])
-            conn.close(CLOSE_ERROR, "send failed")
-            with contextlib.suppress(Exception):
-                await websocket.close(code=CLOSE_ERROR, reason="send failed")
-            return
-        finally:
-            conn.writing = False

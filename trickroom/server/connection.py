@@ -4,10 +4,13 @@ on it, and the close codes a connection may end with."""
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 import time
 from dataclasses import dataclass, field
 from typing import Any, Protocol
+
+from starlette.websockets import WebSocketState
 
 from trickroom.server.accounts import DEFAULT_PREFERENCES
 from trickroom.server.errors import error_message
@@ -21,19 +24,18 @@ CLOSE_POLICY, CLOSE_TOO_BIG, CLOSE_ERROR, CLOSE_RESTART = 1008, 1009, 1011, 1012
 
 
 class Outbox:
-    """A connection's frames waiting for its writer, first in first out (``None`` ends the writer).
+    """A connection's frames waiting for its writer, first in first out (``None``: the connection ends there).
 
     What ``asyncio.Queue`` does for one reader and no bound, at a tenth of its memory: a queue holds four deques
-    (about 3 KB even when empty, and a room keeps one per idle connection), this a list and, only while its
-    reader waits, a future."""
+    (about 3 KB even when empty, and a room keeps one per idle connection), this a list. Nobody waits on it: the
+    connection starts its writer when a frame is queued (``Connection.wake_writer``)."""
 
-    __slots__ = ("head", "items", "waiter")
+    __slots__ = ("head", "items")
     COMPACT = 1024  # frames taken from the front after which the list drops them, if they are half of it
 
     def __init__(self) -> None:
         self.items: list[str | None] = []
         self.head = 0  # the next frame to take
-        self.waiter: asyncio.Future[None] | None = None
 
     def qsize(self) -> int:
         return len(self.items) - self.head
@@ -43,8 +45,6 @@ class Outbox:
 
     def put_nowait(self, item: str | None) -> None:
         self.items.append(item)
-        if self.waiter is not None and not self.waiter.done():
-            self.waiter.set_result(None)
 
     def get_nowait(self) -> str | None:
         if self.empty():
@@ -60,14 +60,17 @@ class Outbox:
             self.head = 0
         return item
 
-    async def get(self) -> str | None:
-        while self.empty():
-            self.waiter = asyncio.get_running_loop().create_future()
-            try:
-                await self.waiter
-            finally:
-                self.waiter = None
-        return self.get_nowait()
+
+class Socket(Protocol):
+    """What the writer needs of a websocket (Starlette's ``WebSocket``)."""
+
+    client_state: Any
+
+    async def send_text(self, data: str) -> None:
+        """Send one text frame; returns once the socket took it."""
+
+    async def close(self, code: int = 1000, reason: str | None = None) -> None:
+        """Send a close frame."""
 
 
 class Wire(Protocol):
@@ -103,7 +106,10 @@ class Connection:
     lobby_tables: str = "all"  # "open": its lobby lists the waiting tables and its own (Lobby, "open" lobbies)
     lobby_people: str = "all"  # "auto": a busy room's people are counted, not listed (Lobby.counts_people)
     wire: Wire | None = None  # where a frame is written at once when nothing is queued (None: always queued)
+    socket: Socket | None = None  # where the writer sends the queued frames (None: they stay queued, as in tests)
+    writer: asyncio.Task[None] | None = None  # the writer, while frames wait (write_queued)
     writing: bool = False  # the writer holds a frame it took from the queue and has not finished sending
+    ended: bool = False  # the end (None) is queued: nothing more is sent
 
     @property
     def lang(self) -> str:
@@ -134,7 +140,7 @@ class Connection:
     def send_frame(self, frame: str) -> None:
         """Send a frame already encoded (one message to many connections is encoded once: :class:`Frames`):
         written at once when the wire is ready and no frame is ahead of it, else queued for the writer."""
-        if self.closing is not None:
+        if self.closing is not None or self.ended:
             return
         wire = self.wire
         if wire is not None and not self.writing and self.queue.empty() and wire.ready():
@@ -146,13 +152,59 @@ class Connection:
             self.close(CLOSE_POLICY, "too many unread messages")
             return
         self.queue.put_nowait(frame)
+        self.wake_writer()
 
     def close(self, code: int, reason: str) -> None:
         """End the connection once the frames already queued are sent: a close frame with ``code`` and
         ``reason`` (1008 policy, 1009 too big, 1011 server error, 1012 restart)."""
         if self.closing is None:
             self.closing = (code, reason)
+            self.end()
+
+    def end(self) -> None:
+        """Nothing more is sent: the writer sends what is queued, then (if closing) the close frame."""
+        if not self.ended:
+            self.ended = True
             self.queue.put_nowait(None)
+            self.wake_writer()
+
+    def wake_writer(self) -> None:
+        """Start the writer if frames wait and none runs. A connection whose socket keeps up has no writer at
+        all: a task, its coroutines and a future for every idle client were a tenth of what the collector
+        walked per connection (docs/performance.md, "The websocket's short path")."""
+        if self.writer is None and self.socket is not None and not self.queue.empty():
+            self.writer = asyncio.get_running_loop().create_task(write_queued(self, self.socket))
+
+
+async def write_queued(conn: Connection, socket: Socket) -> None:
+    """Send the connection's queued frames in order until none is left, or until its end (None): then, if the
+    connection is closing (``Connection.close``), a close frame with its code and reason. A frame that cannot be
+    sent closes this connection, with the reason in the log; every other connection has its own writer and never
+    notices."""
+    try:
+        while not conn.queue.empty():
+            frame = conn.queue.get_nowait()
+            if frame is None:
+                if conn.closing is not None:
+                    code, reason = conn.closing
+                    with contextlib.suppress(Exception):
+                        await socket.close(code=code, reason=reason)
+                return
+            conn.writing = True  # a frame sent now must wait for this one (Connection.send_frame)
+            try:
+                await socket.send_text(frame)
+            except Exception as exc:
+                gone = socket.client_state == WebSocketState.DISCONNECTED
+                log.log(logging.INFO if gone else logging.WARNING, "could not send to connection %s (%s); closing it",
+                        conn.id, "the client had gone" if gone else f"{type(exc).__name__}: {exc}"[:200])
+                conn.close(CLOSE_ERROR, "send failed")
+                with contextlib.suppress(Exception):
+                    await socket.close(code=CLOSE_ERROR, reason="send failed")
+                return
+            finally:
+                conn.writing = False
+    finally:  # (the queue is empty, or the connection ended: a frame queued later starts a new writer)
+        conn.writer = None
 
 
 class Frames:

@@ -24,7 +24,15 @@ from trickroom.server import lobby_requests, metrics, moderator_room, ownership,
 from trickroom.server.bots import BotRunner
 from trickroom.server.bus import Bus
 from trickroom.server.cluster import Cluster
-from trickroom.server.connection import CLOSE_ERROR, CLOSE_POLICY, CLOSE_RESTART, CLOSE_TOO_BIG, Connection
+from trickroom.server.connection import (
+    CLOSE_ERROR,
+    CLOSE_POLICY,
+    CLOSE_RESTART,
+    CLOSE_TOO_BIG,
+    Connection,
+    Socket,
+    Wire,
+)
 from trickroom.server.dispatch import ANYONE, Requests, joined
 from trickroom.server.frames import encode
 from trickroom.server.limits import Counters, GuessLimiter, MemoryCounters, Policy, RedisCounters
@@ -122,9 +130,12 @@ class Room:
 
     # Connections
 
-    def open(self, address: str = "unknown") -> Connection:
+    def open(self, address: str = "unknown", wire: Wire | None = None, socket: Socket | None = None) -> Connection:
+        """A new connection, greeted with the hello (written straight to ``wire`` when it can be, else sent by the
+        writer to ``socket``)."""
         # Connection ids name the node too: a reply addressed to one connection must not reach another node's.
-        conn = Connection(id=f"{self.settings.node_id}/c{next(self._conn_ids)}", address=address)
+        conn = Connection(id=f"{self.settings.node_id}/c{next(self._conn_ids)}", address=address, wire=wire,
+                          socket=socket)
         self.connections[conn.id] = conn
         self.lobby.reads_chat(conn)
         metrics.CONNECTIONS.inc()
