@@ -54,21 +54,25 @@ SAMPLE_EVERY = 3.0
 
 
 def metrics_text(server: Server) -> str:
-    """/metrics over the node's kept-alive connection; a new connection once if that one was closed."""
-    for attempt in range(2):
-        conn = METRICS_CONNECTIONS.get(server.port)
-        if conn is None:
-            conn = METRICS_CONNECTIONS[server.port] = http.client.HTTPConnection("127.0.0.1", server.port, timeout=10)
-        try:
-            conn.request("GET", "/metrics")
-            with conn.getresponse() as reply:
-                return reply.read().decode()
-        except (OSError, http.client.HTTPException):
-            conn.close()
-            del METRICS_CONNECTIONS[server.port]
-            if attempt:
-                raise
-    raise AssertionError("unreachable")
+    """/metrics over the node's kept-alive connection; once more on a new one if that one was closed."""
+    try:
+        return read_metrics(server)
+    except (OSError, http.client.HTTPException):
+        return read_metrics(server)
+
+
+def read_metrics(server: Server) -> str:
+    conn = METRICS_CONNECTIONS.get(server.port)
+    if conn is None:
+        conn = METRICS_CONNECTIONS[server.port] = http.client.HTTPConnection("127.0.0.1", server.port, timeout=10)
+    try:
+        conn.request("GET", "/metrics")
+        with conn.getresponse() as reply:
+            return reply.read().decode()
+    except BaseException:  # the next reading opens a new connection
+        conn.close()
+        del METRICS_CONNECTIONS[server.port]
+        raise
 
 
 def from_metrics(server: Server) -> dict[str, float]:

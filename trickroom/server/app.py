@@ -89,7 +89,7 @@ def origin_allowed(websocket: WebSocket, settings: Settings) -> bool:
 
 def route_path(scope: Scope) -> str:
     """The request's path under the server's root path (uvicorn's ``root_path`` is part of ``path``), as
-    Starlette's router reads it."""
+    Starlette's router reads it (its own function for this, ``starlette._utils.get_route_path``, is private)."""
     path: str = scope["path"]
     root: str = scope.get("root_path", "")
     return path[len(root):] if root and path.startswith(root + "/") else path

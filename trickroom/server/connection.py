@@ -89,9 +89,10 @@ class Connection:
     """One websocket, as the room sees it: an outbound queue of encoded frames and who is logged in on it.
 
     Every message is encoded once, here, as it is sent (``frames.encode``, which cannot fail on text); a frame is
-    written at once to the connection's ``wire`` when nothing is ahead of it, else the connection's writer
-    (``app.write_loop``) sends it from the queue. ``close`` ends the connection after the frames
-    already queued, with a close code and reason; a connection that is closing takes no more messages."""
+    written at once to the connection's ``wire`` when nothing is ahead of it, else queued for the connection's
+    writer (``write_queued``), which runs only while frames wait. ``end`` stops the sending after the frames
+    already queued; ``close`` does too, with a close code and reason. An ended connection takes no more
+    messages."""
 
     id: str
     address: str = "unknown"  # the client's IP address (X-Forwarded-For from a trusted proxy)
@@ -123,7 +124,7 @@ class Connection:
         return self.user
 
     def send(self, message: AnyServerMessage) -> None:
-        if self.closing is not None:
+        if self.ended:
             return
         self.send_frame(self.encoded(message))
 
@@ -140,7 +141,7 @@ class Connection:
     def send_frame(self, frame: str) -> None:
         """Send a frame already encoded (one message to many connections is encoded once: :class:`Frames`):
         written at once when the wire is ready and no frame is ahead of it, else queued for the writer."""
-        if self.closing is not None or self.ended:
+        if self.ended:  # (a closing connection has ended too)
             return
         wire = self.wire
         if wire is not None and not self.writing and self.queue.empty() and wire.ready():
@@ -218,7 +219,7 @@ class Frames:
         self.by_key: dict[object, str] = {}
 
     def send(self, conn: Connection, message: AnyServerMessage | Message, key: object = None) -> None:
-        if conn.closing is not None:
+        if conn.ended:
             return
         if key is not None:
             frame = self.by_key.get(key)
