@@ -1,18 +1,24 @@
 """SQLite's writes on the event loop: the write connection never checkpoints (a checkpoint waits for the disk, and
 the whole room would wait with it); the checkpointer's thread copies the log back, at most once a second after a
-write (a fake clock), one at a time."""
+write (a fake clock), one at a time. The action log's batches go through SQLite's driver (``DriverInsert``) and
+write what SQLAlchemy's insert writes, all the rows or none, with SQLAlchemy's errors."""
 
 from __future__ import annotations
 
 import asyncio
+import datetime as dt
+import sqlite3
 import threading
 from pathlib import Path
+from typing import Any
 
-from sqlalchemy import select
+import pytest
+from sqlalchemy import insert, select
+from sqlalchemy.exc import IntegrityError, OperationalError
 
-from trickroom.server.rows import SessionRow, utcnow
+from trickroom.server.rows import ActionRow, SessionRow, TableRow, utcnow
 from trickroom.server.sqlite_file import Checkpointer
-from trickroom.server.store import Store
+from trickroom.server.store import Store, store_busy
 
 
 def guest(n: int) -> SessionRow:
@@ -78,3 +84,85 @@ def test_no_second_checkpoint_while_one_is_under_way(tmp_path: Path) -> None:
         assert started == [0.0]
     finally:
         checkpointer.close()
+
+
+def action(table: int, seq: int, created_at: dt.datetime) -> dict[str, Any]:
+    return {"table_id": table, "seq": seq, "seat": seq % 2, "action": f"play:{seq}h", "event_seq": 10 + seq,
+            "actor": "bot:hard" if seq % 2 else "u7", "created_at": created_at}
+
+
+async def store_with_tables(path: Path, count: int) -> tuple[Store, list[int]]:
+    store = Store(f"sqlite:///{path}")
+    await store.migrate()
+    return store, [await store.create_table(TableRow(game="bura", options={}, settings={}, seats=[], host={},
+                                                     status="playing")) for _ in range(count)]
+
+
+def stored_actions(path: Path, table: int) -> list[tuple[Any, ...]]:
+    """The rows as the file holds them (the text of each column, not what SQLAlchemy reads back from it)."""
+    with sqlite3.connect(path) as conn:
+        return conn.execute("SELECT seq, seat, action, event_seq, actor, created_at FROM actions "
+                            "WHERE table_id = ? ORDER BY seq", (table,)).fetchall()
+
+
+def test_the_action_log_through_the_driver_writes_what_sqlalchemy_writes(tmp_path: Path) -> None:
+    async def scenario() -> None:
+        store, (by_driver, by_sqlalchemy) = await store_with_tables(tmp_path / "room.sqlite3", 2)
+        # (a whole second is where a datetime's own text would drop the microseconds)
+        moments = [dt.datetime(2026, 12, 6, 1, 2, 3), dt.datetime(2026, 12, 6, 1, 2, 3, 450)]
+        try:
+            assert store.action_insert is not None and store.write_engine is not None
+            store.action_insert([action(by_driver, seq, moment) for seq, moment in enumerate(moments, 1)])
+            with store.write_engine.begin() as conn:
+                conn.execute(insert(ActionRow), [action(by_sqlalchemy, seq, moment)
+                                                 for seq, moment in enumerate(moments, 1)])
+            written = stored_actions(tmp_path / "room.sqlite3", by_driver)
+            assert written == stored_actions(tmp_path / "room.sqlite3", by_sqlalchemy)
+            assert [row[0] for row in written] == [1, 2]
+            assert [(a.seq, a.action, a.actor) for a in await store.actions(by_driver)] == [
+                (1, "play:1h", "bot:hard"), (2, "play:2h", "u7")]
+        finally:
+            await store.close()
+
+    asyncio.run(scenario())
+
+
+def test_a_batch_through_the_driver_lands_whole_or_not_at_all(tmp_path: Path) -> None:
+    async def scenario() -> None:
+        store, (table,) = await store_with_tables(tmp_path / "room.sqlite3", 1)
+        now = utcnow()
+        try:
+            assert store.action_insert is not None
+            store.action_insert([action(table, 1, now)])
+            with pytest.raises(IntegrityError):  # (table, seq) taken: the fence, as SQLAlchemy raises it
+                store.action_insert([action(table, 2, now), action(table, 1, now), action(table, 3, now)])
+            assert [row[0] for row in stored_actions(tmp_path / "room.sqlite3", table)] == [1]
+            store.action_insert([action(table, 2, now)])  # no transaction was left open on the connection
+            assert [row[0] for row in stored_actions(tmp_path / "room.sqlite3", table)] == [1, 2]
+        finally:
+            await store.close()
+
+    asyncio.run(scenario())
+
+
+def test_a_locked_file_fails_a_batch_through_the_driver_as_busy(tmp_path: Path) -> None:
+    async def scenario() -> None:
+        path = tmp_path / "room.sqlite3"
+        store, (table,) = await store_with_tables(path, 1)
+        assert store.action_insert is not None and store.write_engine is not None
+        with store.write_engine.connect() as conn:  # (the test waits 20 ms for the lock, not the room's second)
+            conn.exec_driver_sql("PRAGMA busy_timeout=20")
+        admin = sqlite3.connect(path, isolation_level=None)
+        try:
+            admin.execute("BEGIN IMMEDIATE")  # another process writing: an admin command
+            with pytest.raises(OperationalError) as failed:
+                store.action_insert([action(table, 1, utcnow())])
+            assert store_busy(failed.value)
+            admin.execute("ROLLBACK")
+            store.action_insert([action(table, 1, utcnow())])
+            assert [row[0] for row in stored_actions(path, table)] == [1]
+        finally:
+            admin.close()
+            await store.close()
+
+    asyncio.run(scenario())

@@ -18,13 +18,15 @@ from __future__ import annotations
 
 import logging
 import math
+import sqlite3
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from concurrent.futures import Future, ThreadPoolExecutor
 from typing import Any
 
-from sqlalchemy import create_engine, event
+from sqlalchemy import Table, create_engine, event
 from sqlalchemy.engine import Engine
+from sqlalchemy.exc import DBAPIError
 
 log = logging.getLogger("trickroom.store")
 
@@ -89,3 +91,39 @@ class Checkpointer:
         """Wait for the checkpoint under way, then close the thread and the connection."""
         self.thread.shutdown(wait=True)
         self.engine.dispose()
+
+
+class DriverInsert:
+    """Rows of one table inserted through SQLite's own driver, in one transaction on ``engine``'s connection.
+
+    The action log is the room's most frequent write (a group commit at almost every turn of the loop at full
+    speed), and SQLAlchemy's statement machinery around SQLite's ``executemany`` cost more CPU than SQLite itself
+    (docs/performance.md, "The action log through SQLite's driver"). The rows are the dictionaries the ORM statement
+    would take; each column's value goes through the dialect's own conversion (a ``DateTime`` becomes the text
+    SQLAlchemy stores), so the file holds what it held before; the driver's errors are raised as SQLAlchemy's
+    (``IntegrityError`` for the fence, ``OperationalError`` for a locked file), as callers expect."""
+
+    def __init__(self, engine: Engine, table: Table, columns: Sequence[str]) -> None:
+        self.engine, self.columns = engine, tuple(columns)
+        self.sql = (f"INSERT INTO {table.name} ({', '.join(self.columns)}) "
+                    f"VALUES ({', '.join('?' for _ in self.columns)})")
+        dialect = engine.dialect
+        self.converted = tuple((name, table.c[name].type.dialect_impl(dialect).bind_processor(dialect))
+                               for name in self.columns)
+
+    def params(self, row: dict[str, Any]) -> tuple[Any, ...]:
+        return tuple(row[name] if convert is None else convert(row[name]) for name, convert in self.converted)
+
+    def __call__(self, rows: Sequence[dict[str, Any]]) -> None:
+        params = [self.params(row) for row in rows]
+        pooled = self.engine.raw_connection()
+        try:
+            driver = pooled.driver_connection
+            assert isinstance(driver, sqlite3.Connection)
+            try:
+                with driver:  # commits, or rolls back if the insert raised
+                    driver.executemany(self.sql, params)
+            except sqlite3.Error as exc:
+                raise DBAPIError.instance(self.sql, None, exc, sqlite3.Error, hide_parameters=True) from exc
+        finally:
+            pooled.close()  # (back to the engine's pool)

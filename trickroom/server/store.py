@@ -74,7 +74,7 @@ from trickroom.server.rows import (
     UserRow,
     utcnow,
 )
-from trickroom.server.sqlite_file import Checkpointer, sqlite_pragmas, writer_pragmas
+from trickroom.server.sqlite_file import Checkpointer, DriverInsert, sqlite_pragmas, writer_pragmas
 from trickroom.server.statements import freed_names, name_held_query, table_updates
 
 MIGRATIONS_DIR = Path(__file__).with_name("migrations")
@@ -85,6 +85,8 @@ T = TypeVar("T")
 READ_WAIT = 10.0  # seconds a read waits for a connection (SQLAlchemy's default is 30) or, on SQLite, a reader
 READERS = 4  # SQLite: threads that read, each with its connection (reads are short; the loop is the bottleneck)
 FINISHED_ORPHANS_WITHIN = 600.0  # seconds after its end a finished table whose owner died is still taken over
+# What Store.append_action writes of an action (the row's id is SQLite's to give)
+ACTION_COLUMNS = ("table_id", "seq", "seat", "action", "event_seq", "actor", "created_at")
 
 
 def store_busy(exc: BaseException) -> bool:
@@ -163,12 +165,14 @@ class Store:
         self.reader: ThreadPoolExecutor | None = None
         self.read_engine: Engine | None = None
         self.read_sessions: sessionmaker[Session] | None = None
+        self.action_insert: DriverInsert | None = None  # SQLite: the action log's batches, past SQLAlchemy
         if self.url.startswith("sqlite"):
             event.listen(self.engine.sync_engine, "connect", sqlite_pragmas)
             self.write_engine = create_engine(sync_url(self.url), pool_size=1, max_overflow=0,
                                               hide_parameters=True)
             event.listen(self.write_engine, "connect", writer_pragmas)
             self.write_sessions = sessionmaker(self.write_engine, expire_on_commit=False)
+            self.action_insert = DriverInsert(self.write_engine, cast(Table, ActionRow.__table__), ACTION_COLUMNS)
             self.checkpointer = Checkpointer(sync_url(self.url))
             # (a reader's connection may serve any of the reader threads, one at a time)
             self.read_engine = create_engine(sync_url(self.url), pool_size=READERS, max_overflow=0,
@@ -488,6 +492,10 @@ class Store:
             raise StaleOwner(f"table {table_id} already has action {seq}") from exc
 
     async def _insert_actions(self, rows: Sequence[dict[str, Any]]) -> None:
+        if self.action_insert is not None:  # SQLite
+            self.action_insert(rows)
+            self.wrote()
+            return
         if self.autocommit is None:
             await self.write_statement(insert(ActionRow), list(rows))
             return
