@@ -141,10 +141,7 @@ class Desk:
             if isinstance(effect, AppendAction):
                 self.acted_at.append(self.now)
         elif isinstance(effect, Announce):
-            for user_id, message in deliveries(effect):
-                text = self.merged.get((index, user_id))
-                if text is not None and text != message.get("text"):
-                    message = {**message, "text": text}
+            for user_id, message in deliveries(effect, self.merged.get(index)):
                 self.inbox[user_id].append(message)
         elif isinstance(effect, Tell):
             message = effect.message

@@ -413,6 +413,24 @@ def test_an_event_is_encoded_once_for_everyone_who_hears_the_same() -> None:
         assert set(frames[anna["id"]]) - set(vera_heard)
         game_events = {id(f) for f in frames[anna["id"]] if json.loads(f)["type"] == "event"}
         assert game_events and not game_events & {id(f) for f in vera_heard}  # rendered for her seat alone
+        # A trick's end is said as one sentence (its other events say nothing alone): still one encoding for both.
+        for uid in frames:
+            frames[uid].clear()
+        while True:
+            match = table.state.match
+            assert match is not None
+            seat = match.to_act[0]
+            player = host if seat == 0 else anna
+            play = next(action for action in match.legal_actions(seat) if action != "claim")  # a pass, or a lead
+            await say(table, player, {"type": "act", "action": play})
+            if any(json.loads(f)["event"]["type"] == "trick" for f in frames[vera["id"]]
+                   if json.loads(f)["type"] == "event"):
+                break
+            for uid in frames:
+                frames[uid].clear()
+        vera_heard, gleb_heard = frames[vera["id"]], frames[gleb["id"]]
+        assert [json.loads(f)["text"] for f in vera_heard].count("") >= 1  # said inside the trick's sentence
+        assert all(one is other for one, other in zip(vera_heard, gleb_heard, strict=True))
 
     asyncio.run(scenario())
 

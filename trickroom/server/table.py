@@ -304,11 +304,7 @@ class Table:
         outbox: dict[str, list[Message]] = {}  # user id: the step's messages to them, in order
         for index, effect in enumerate(effects):
             if isinstance(effect, Announce):
-                for user_id, message in deliveries(effect):
-                    text = merged.get((index, user_id))
-                    if text is not None and text != message["text"]:
-                        message = message.copy()  # one rendering serves several listeners: change a copy
-                        message["text"] = text
+                for user_id, message in deliveries(effect, merged.get(index)):
                     outbox.setdefault(user_id, []).append(
                         self.item(message, effect.conn, frame=self.frame(message, frames)))
                 continue

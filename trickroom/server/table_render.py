@@ -10,7 +10,7 @@ narrate it again and again).
 from __future__ import annotations
 
 import logging
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from typing import Any
 
 from trickroom.games import Game, events_for
@@ -55,19 +55,23 @@ UNSAID_TO_THEM = frozenset({"disconnected", "reconnected"})
 UNSAID_WHEN_MISSED = frozenset({"left", "joined"})
 
 
-def render(entry: Entry, listener: Listener, scene: Scene, missed: bool = False) -> Said | None:
+def render(entry: Entry, listener: Listener, scene: Scene, missed: bool = False,
+           said_as: str | None = None) -> Said | None:
     """The journal entry as ``listener`` may see it, or None if it is not for them; ``missed``: sent to them on
-    their return after a drop."""
+    their return after a drop; ``said_as``: a game event's text, already said with the rest of its step
+    (:func:`merged_texts`)."""
     lang = listener.lang
     if entry.kind == "event":
         visible = events_for([entry.data], listener.seat)
         if not visible:
             return None
-        try:
-            text = narrate(scene.game.name, visible[0], listener.seat, lang, seat_names(scene.names, lang)) or ""
-        except Exception:  # a missing or broken sentence must never stop the game
-            log.exception("narration failed for %s", visible[0].get("type"))
-            text = ""
+        text = said_as
+        if text is None:
+            try:
+                text = narrate(scene.game.name, visible[0], listener.seat, lang, seat_names(scene.names, lang)) or ""
+            except Exception:  # a missing or broken sentence must never stop the game
+                log.exception("narration failed for %s", visible[0].get("type"))
+                text = ""
         return {"type": "event", "table": scene.table, "seq": entry.seq, "event": visible[0], "text": text,
                 "urgency": urgency(scene.game.name, visible[0], listener.seat)}
     if entry.kind == "chat":
@@ -111,20 +115,24 @@ def _table_event(entry: Entry, lang: str, scene: Scene, you: bool, missed: bool 
     return message
 
 
-def merged_texts(effects: Sequence[Effect]) -> dict[tuple[int, str], str]:
+# A step's game events said together: by the index of each Announce in the step's effects, its text for each
+# (seat, language) whose sentence changes
+MergedTexts = dict[int, dict[tuple[int | None, str], str]]
+
+
+def merged_texts(effects: Sequence[Effect]) -> MergedTexts:
     """The texts that change when a step's game events are said together (narrate_step: "You take the trick with
-    the eight of clubs and draw the king of diamonds."), by (index of the Announce in ``effects``, user id); an
-    event said inside another's sentence gets the empty text. Events sent again (``missed``) are said alone."""
+    the eight of clubs and draw the king of diamonds."), by the index of the Announce in ``effects``, then by the
+    listener's (seat, language); an event said inside another's sentence gets the empty text. Events sent again
+    (``missed``) are said alone."""
     announces = [(i, e) for i, e in enumerate(effects)
                  if isinstance(e, Announce) and e.entry.kind == "event" and not e.missed]
     if len(announces) < 2:
         return {}
     scene = announces[0][1].scene
-    groups: dict[tuple[int | None, str], list[str]] = {}
-    for listener in announces[0][1].to:
-        groups.setdefault((listener.seat, listener.lang), []).append(listener.user)
-    changed: dict[tuple[int, str], str] = {}
-    for (seat, lang), users in groups.items():
+    groups = {(listener.seat, listener.lang) for listener in announces[0][1].to}
+    changed: MergedTexts = {}
+    for seat, lang in groups:
         seen = [(i, visible[0]) for i, e in announces if (visible := events_for([e.entry.data], seat))]
         try:
             texts = narrate_step(scene.game.name, [event for _, event in seen], seat, lang,
@@ -135,20 +143,22 @@ def merged_texts(effects: Sequence[Effect]) -> dict[tuple[int, str], str]:
         if texts is None:
             continue
         for (index, _), text in zip(seen, texts, strict=True):
-            for user in users:
-                changed[index, user] = text or ""
+            changed.setdefault(index, {})[seat, lang] = text or ""
     return changed
 
 
-def deliveries(announce: Announce) -> Iterator[tuple[str, Said]]:
-    """(user id, message) for each listener of ``announce`` who may see its entry."""
+def deliveries(announce: Announce, said_with_step: Mapping[tuple[int | None, str], str] | None = None,
+               ) -> Iterator[tuple[str, Said]]:
+    """(user id, message) for each listener of ``announce`` who may see its entry; ``said_with_step``: its texts
+    said with the rest of its step, by (seat, language) (:func:`merged_texts`), used instead of its own."""
     said: dict[tuple[int | bool | None, str], Said | None] = {}
     by_seat = announce.entry.kind == "event"
     for listener in announce.to:
         # A game event reads the same to each seat; a table event to everyone but the person it is about.
         key = (listener.seat if by_seat else about_you(announce.entry, listener), listener.lang)
         if key not in said:
-            message = render(announce.entry, listener, announce.scene, announce.missed)
+            text = said_with_step.get((listener.seat, listener.lang)) if said_with_step and by_seat else None
+            message = render(announce.entry, listener, announce.scene, announce.missed, text)
             if message is not None and announce.missed:
                 message["missed"] = True
             said[key] = message
