@@ -41,7 +41,7 @@ from trickroom.server.table_parts import (
     TimerFired,
     Wait,
 )
-from trickroom.server.table_render import deliveries, merged_texts
+from trickroom.server.table_render import MergedTexts, deliveries, merged_texts
 from trickroom.server.table_state import TableState
 
 Message = dict[str, Any]
@@ -82,7 +82,7 @@ class Desk:
         self.hints: list[AskHint] = []  # hint questions asked, in order (a test answers them with HintAnswered)
         self.bot: Callable[[BotQuestion], str | None] = first_legal
         self.off_turn: Callable[[BotQuestion], str | None] = lambda question: None
-        self.merged: dict[tuple[int, str], str] = {}
+        self.merged: MergedTexts = {}
 
     # Steps
 
