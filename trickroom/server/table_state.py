@@ -99,6 +99,10 @@ class TableState:
     now: float = field(default=0.0, init=False, repr=False)  # the step's time
     _out: list[Effect] = field(default_factory=list, init=False, repr=False)
     _match_copied: bool = field(default=False, init=False, repr=False)
+    # Who heard the last entry, and its scene, with what they were made from (heard_by): a step records several
+    # entries, and the table's people seldom change between them, or between steps.
+    _heard: tuple[Any, tuple[Listener, ...], Scene] | None = field(default=None, init=False, repr=False,
+                                                                  compare=False)
 
     def __post_init__(self) -> None:
         self.game = load_game(self.game_name, **self.options)
@@ -242,12 +246,24 @@ class TableState:
     def listeners(self) -> tuple[Listener, ...]:
         return tuple(Listener(uid, self.seat_of(uid), m.lang) for uid, m in self.members.items())
 
+    def heard_by(self) -> tuple[tuple[Listener, ...], Scene]:
+        """The listeners of an entry made now, and its scene without the table's info: made again only when the
+        members, the seats or the settings changed. (Members, seats and settings are frozen and replaced when
+        they change, so comparing them is comparing identities, as cheap as it gets.)"""
+        made_of = (tuple(self.members.items()), tuple(self.seats), self.settings)
+        if self._heard is None or self._heard[0] != made_of:
+            self._heard = (made_of, self.listeners(), self.scene())
+        return self._heard[1], self._heard[2]
+
     def record(self, kind: str, data: dict[str, Any]) -> Entry:
         """Number the entry, keep it in the journal and announce it to the members."""
         entry = Entry(self.next_seq, kind, data)
         self.next_seq += 1
         self.journal.append(entry)
-        self.emit(Announce(entry, self.listeners(), self.scene(with_info=kind == "table_event")))
+        to, scene = self.heard_by()
+        if kind == "table_event":
+            scene = self.scene(with_info=True)
+        self.emit(Announce(entry, to, scene))
         return entry
 
     def table_event(self, kind: str, user: Message | None = None, seat: int | None = None, **params: Any) -> None:
