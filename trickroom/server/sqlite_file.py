@@ -98,7 +98,7 @@ class DriverInsert:
 
     The action log is the room's most frequent write (a group commit at almost every turn of the loop at full
     speed), and SQLAlchemy's statement machinery around SQLite's ``executemany`` cost more CPU than SQLite itself
-    (docs/performance.md, "The action log through SQLite's driver"). The rows are the dictionaries the ORM statement
+    (docs/performance.md, "What an action costs the room's own code"). The rows are the dictionaries the ORM statement
     would take; each column's value goes through the dialect's own conversion (a ``DateTime`` becomes the text
     SQLAlchemy stores), so the file holds what it held before; the driver's errors are raised as SQLAlchemy's
     (``IntegrityError`` for the fence, ``OperationalError`` for a locked file), as callers expect."""

@@ -130,7 +130,7 @@ def merged_texts(effects: Sequence[Effect]) -> MergedTexts:
     if len(announces) < 2:
         return {}
     scene = announces[0][1].scene
-    groups = {(listener.seat, listener.lang) for listener in announces[0][1].to}
+    groups = dict.fromkeys((listener.seat, listener.lang) for listener in announces[0][1].to)
     changed: MergedTexts = {}
     for seat, lang in groups:
         seen = [(i, visible[0]) for i, e in announces if (visible := events_for([e.entry.data], seat))]
