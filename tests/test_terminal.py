@@ -6,6 +6,7 @@ strategy here reads the printed "Actions:" lines and types answers, as a player 
 
 from __future__ import annotations
 
+import contextlib
 import os
 import queue
 import select
@@ -15,6 +16,7 @@ import threading
 import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
+from typing import ClassVar
 
 import pytest
 
@@ -100,16 +102,22 @@ def test_lines_for_hand_and_actions() -> None:
 
 
 class Driver:
-    """``python -m trickroom play ARGS`` with stdin and stdout as pipes; every printed line is kept."""
+    """``python -m trickroom play ARGS`` with stdin and stdout as pipes; every printed line is kept. A program a
+    test left running (it failed half-way) is stopped after the test (``programs_stopped``), so that the next
+    test does not inherit it, nor the warning its ``Popen`` gives when it is collected still running."""
+
+    started: ClassVar[list[Driver]] = []
 
     def __init__(self, *args: str) -> None:
+        Driver.started.append(self)
         env = {**os.environ, "PYTHONIOENCODING": "utf-8"}
         self.process = subprocess.Popen([sys.executable, "-m", "trickroom", "play", *args], cwd=ROOT, env=env,
                                         stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
                                         text=True, encoding="utf-8")
         self.lines: list[str] = []
         self._queue: queue.Queue[str | None] = queue.Queue()
-        threading.Thread(target=self._pump, daemon=True).start()
+        self._pumping = threading.Thread(target=self._pump, daemon=True)
+        self._pumping.start()
 
     def _pump(self) -> None:
         assert self.process.stdout is not None
@@ -118,7 +126,10 @@ class Driver:
         self._queue.put(None)
 
     def next_line(self) -> str | None:
-        line = self._queue.get(timeout=TIMEOUT)
+        try:
+            line = self._queue.get(timeout=TIMEOUT)
+        except queue.Empty:
+            raise AssertionError(f"the program printed nothing for {TIMEOUT:.0f} s after: {self.lines[-12:]}") from None
         if line is not None:
             self.lines.append(line)
         return line
@@ -159,6 +170,26 @@ class Driver:
         if self.process.stdout is not None:
             self.process.stdout.close()
         return code
+
+    def stop(self) -> None:
+        """Kill the program if it still runs, let the output pump read the end of its output, close the pipes."""
+        if self.process.poll() is None:
+            self.process.kill()
+            self.process.wait(timeout=TIMEOUT)
+        self._pumping.join(timeout=TIMEOUT)
+        for pipe in (self.process.stdin, self.process.stdout):
+            if pipe is not None and not pipe.closed:
+                with contextlib.suppress(OSError):  # (a pipe to a killed program)
+                    pipe.close()
+
+
+@pytest.fixture(autouse=True)
+def programs_stopped() -> Iterator[None]:
+    """After each test, every terminal program it started has ended (see Driver); the modules that import
+    Driver import this fixture with it."""
+    yield
+    while Driver.started:
+        Driver.started.pop().stop()
 
 
 def actions_of(line: str) -> list[str]:

@@ -9,7 +9,7 @@ from pathlib import Path
 from typing import Any
 
 from server_helpers import Client, room_on
-from test_terminal import Driver
+from test_terminal import Driver, programs_stopped  # noqa: F401  (an autouse fixture)
 
 from trickroom.terminal.console import Console, printable
 from trickroom.terminal.online import OnlineClient

@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 from server_helpers import START_TIMEOUT, Client, ProcessServer, play_rated_bura_match
-from test_terminal import ROOT, TIMEOUT, Driver, actions_of, cards_in, is_actions
+from test_terminal import ROOT, TIMEOUT, Driver, actions_of, cards_in, is_actions, programs_stopped  # noqa: F401  (an autouse fixture)
 
 
 def free_port() -> int:
