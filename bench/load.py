@@ -122,7 +122,8 @@ async def play_scenario(deployment: Deployment, n: int, seconds: float, max_acti
                   f"{idle:.0f} MB idle, {seated:.0f} MB when all were seated, {end:.0f} MB at the end")
     idle, seated, end = (sum(m[k] for m in memory.values()) for k in range(3))
     total = "all nodes: " if len(servers) > 1 else ""
-    print(f"  {total}server CPU {sum(node_cpu.values()) * 100:.0f}% of one core; "
+    per_action = sum(node_cpu.values()) * elapsed / stats.actions * 1e6 if stats.actions else float("nan")
+    print(f"  {total}server CPU {sum(node_cpu.values()) * 100:.0f}% of one core, {per_action:.0f} us per action; "
           f"load generator CPU {client_cpu * 100:.0f}%")
     print(f"  {total}server memory: {idle:.0f} MB idle, {seated:.0f} MB when all were seated, {end:.0f} MB at the end")
     if len(stats.memory) > 2:
