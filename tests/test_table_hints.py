@@ -9,10 +9,10 @@ from table_helpers import Desk, person
 from teaching_helpers import BURA_OPENING, BURA_OPTIONS, BURA_RIGHT, bura_deck
 
 from trickroom.bots.advice import advise
+from trickroom.bots.history import hand_events_for
 from trickroom.bots.search import Budget
 from trickroom.games import load_game
 from trickroom.server.table_parts import HintAnswered, Job, Wait
-from trickroom.server.table_state import hand_events_for
 
 
 def at_the_beat(hints: bool = True) -> tuple[Desk, dict, dict]:

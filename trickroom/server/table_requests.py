@@ -19,6 +19,7 @@ from trickroom.bots.advice import Advice
 from trickroom.games import Game, OptionError, game_class, load_game
 from trickroom.narration import LANGUAGES, describe, refusal, titles, translate
 from trickroom.narration.advice import hint_text
+from trickroom.server import table_jobs as jobs
 from trickroom.server.errors import error_message
 from trickroom.server.messages import HintMessage, Invited, Left, UserSummary, ok
 from trickroom.server.protocol import (
@@ -221,7 +222,7 @@ def reconnected(state: TableState, seat: int) -> None:
     state.seats[seat] = replace(s, connected=True, replaced=False)
     state.table_event("took_back" if s.replaced else "reconnected", s.user, seat)
     state.cancel(Job(Wait.BOT, seat))
-    state.schedule()
+    jobs.schedule(state)
 
 
 # Members' requests
@@ -267,7 +268,8 @@ def on_hint(state: TableState, request: Request, msg: Hint) -> None:
     seat = state.seat_of(request.user["id"])
     if seat is None or seat not in state.match.to_act or not state.person_plays(seat):
         raise ProtocolError("not_your_turn")
-    state.emit(AskHint(Job(Wait.HINT, seat), state.question(seat, "hard"), request.user["id"], request.conn, msg.id))
+    state.emit(AskHint(Job(Wait.HINT, seat), jobs.bot_question(state, seat, "hard"), request.user["id"], request.conn,
+                       msg.id))
 
 
 def hint_answered(state: TableState, answered: HintAnswered) -> None:
@@ -311,7 +313,7 @@ def vacate(state: TableState, seat: int, user: Message, kind: str) -> None:
     state.cancel(Job(Wait.GRACE, seat))
     state.save()
     state.table_event(kind, user, seat)
-    state.schedule()
+    jobs.schedule(state)
 
 
 def remove_member(state: TableState, user: Message, reason: Literal["left", "kicked", "banned"]) -> None:

@@ -13,6 +13,7 @@ from collections.abc import Sequence
 from dataclasses import replace
 from typing import TYPE_CHECKING
 
+from trickroom.server import table_jobs as jobs
 from trickroom.server.protocol import Message
 from trickroom.server.table_parts import (
     FINISHED,
@@ -74,7 +75,7 @@ def restored(state: TableState, restored: Restored) -> None:
     for index, seat in enumerate(state.seats):
         if seat.user is not None and not seat.connected and state.status in (PLAYING, PAUSED):
             state.start_timer(Job(Wait.GRACE, index), state.now + state.config.grace_seconds)
-    state.schedule()
+    jobs.schedule(state)
     if state.match is not None and state.status in (PLAYING, PAUSED) and state.members:
         # A dead owner may have written its last action and died before announcing it: its events go out
         # again (clients drop journal messages whose seq they already have), then the state.

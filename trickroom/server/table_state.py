@@ -9,6 +9,10 @@ The old state is never changed, so a step whose write fails is simply forgotten.
 :class:`~trickroom.server.protocol.ProtocolError` and changes nothing. There is no clock here: every deadline is
 computed from ``now``, so tests drive timers, grace periods and bot delays with numbers.
 
+The requests it answers are in :mod:`trickroom.server.table_requests`, what it waits for (bots, turn timers, grace
+periods) in :mod:`trickroom.server.table_jobs`, its rebuilding in :mod:`trickroom.server.table_restore`: functions of
+the state during its step.
+
 The shell (:mod:`trickroom.server.table`) holds the lock, runs the effects (writes before any message) and owns
 the tasks that wait for timers and bots.
 """
@@ -16,14 +20,13 @@ the tasks that wait for timers and bots.
 from __future__ import annotations
 
 import logging
-import random
 from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-from trickroom.bots.history import hand_events_for
 from trickroom.games import HAND_OVER, Game, IllegalAction, Match, ends_a_hand, load_game
-from trickroom.narration import refusal, translate, turn_sentence
+from trickroom.narration import refusal, turn_sentence
+from trickroom.server import table_jobs as jobs
 from trickroom.server import table_requests as requests
 from trickroom.server import table_restore as restore
 from trickroom.server.messages import AnyServerMessage, Snapshot, TurnState, Update, YourTurn
@@ -61,7 +64,6 @@ from trickroom.server.table_parts import (
     TableSettings,
     Tell,
     TimerFired,
-    Wait,
 )
 from trickroom.server.table_render import info_in, listing_in
 from trickroom.server.table_requests import ban_entries
@@ -126,9 +128,9 @@ class TableState:
                 if work.match is not None and work.status == PLAYING:
                     work.after_change(set())  # turned on while the room waits for their pass
         elif isinstance(intent, TimerFired):
-            work.timer_fired(intent)
+            jobs.timer_fired(work, intent)
         elif isinstance(intent, BotAnswered):
-            work.bot_answered(intent)
+            jobs.bot_answered(work, intent)
         elif isinstance(intent, HintAnswered):
             requests.hint_answered(work, intent)
         elif isinstance(intent, Restored):
@@ -469,7 +471,7 @@ class TableState:
             self.finish()
             return
         self.deadlines = {s: d for s, d in self.deadlines.items() if s in match.to_act and s not in newly_to_act}
-        self.schedule()
+        jobs.schedule(self)
         self.send_updates(newly_to_act)
 
     def finish(self) -> None:
@@ -487,127 +489,3 @@ class TableState:
         self.send_updates(set())
         self.record("table_event", {"kind": "finished", "params": {}, "standings": self.standings})
         self.publish_listing()
-
-    def bot_level_at(self, seat: int) -> str | None:
-        """The level of the bot playing ``seat`` now (its own, or the replacement for a person), or None."""
-        s = self.seats[seat]
-        if s.bot is not None:
-            return s.bot
-        return self.config.replacement_level if s.replaced else None
-
-    def question(self, seat: int, level: str, timeout: bool = False) -> BotQuestion:
-        match = self.match
-        assert match is not None
-        move = len(match.actions)
-        return BotQuestion(level, (self.seed or 0) + move * 7 + seat, self.game_name, dict(self.options), seat,
-                           match.view(seat), tuple(hand_events_for(match, seat)), tuple(match.legal_actions(seat)),
-                           move, timeout)
-
-    def schedule(self) -> None:
-        """Ask bots and start turn timers for the seats the game now waits for; drop those it no longer does."""
-        match = self.match
-        if match is None or self.status != PLAYING:
-            for job in [*self.timers, *self.asks]:
-                if job.wait in (Wait.WARNING, Wait.TIMEOUT, Wait.BOT, Wait.OFF_TURN):
-                    self.cancel(job)
-            return
-        move = len(match.actions)
-        for seat in match.to_act:
-            s, bot_job = self.seats[seat], Job(Wait.BOT, seat)
-            pending = self.asks.get(bot_job)
-            if s.bot is not None or s.replaced:
-                if pending is None or pending.questions[0].move != move or pending.questions[0].timeout:
-                    level = s.bot or self.config.replacement_level
-                    self.ask(bot_job, [self.question(seat, level)], self.now + self.settings.bot_delay)
-            elif pending is not None and pending.questions[0].timeout:
-                if pending.questions[0].move != move:  # the turn timed out on an older state: play this one
-                    self.ask(bot_job, [self.question(seat, self.config.replacement_level, timeout=True)], self.now)
-            elif self.settings.timer and not (seat in self.deadlines and Job(Wait.TIMEOUT, seat) in self.timers):
-                deadline = self.now + self.settings.timer
-                self.deadlines[seat] = deadline
-                self.start_timer(Job(Wait.WARNING, seat), deadline - self.warning_seconds())
-                self.start_timer(Job(Wait.TIMEOUT, seat), deadline)
-        for job in [*self.timers, *self.asks]:
-            if job.wait in (Wait.WARNING, Wait.TIMEOUT, Wait.BOT) and job.seat not in match.to_act:
-                self.cancel(job)
-        self.offer_off_turn()
-
-    def warning_seconds(self) -> float:
-        """How long before a turn's deadline its person is warned."""
-        return min(float(self.config.timer_warning), self.settings.timer / 3)
-
-    def offer_off_turn(self) -> None:
-        """Where the game has off-turn actions (Bura's claim, legal at any moment), ask the bot seats the game is
-        not waiting for whether they act now (exact counting, cheap), once per state."""
-        match, job = self.match, Job(Wait.OFF_TURN)
-        if match is None or self.status != PLAYING or not match.game.off_turn_actions:
-            return
-        pending = self.asks.get(job)
-        if pending is not None and pending.questions[0].move == len(match.actions):
-            return
-        self.cancel(job)
-        seats = [seat for seat in range(len(self.seats)) if seat not in match.to_act
-                 and self.bot_level_at(seat) in self.config.off_turn_levels and match.legal_actions(seat)]
-        if seats:
-            self.ask(job, [self.question(seat, self.bot_level_at(seat) or "") for seat in seats], self.now)
-
-    def timer_fired(self, fired: TimerFired) -> None:
-        job = fired.job
-        if self.timers.get(job) != fired.at:
-            return  # started again, or cancelled, since
-        del self.timers[job]
-        seat, s = job.seat, self.seats[job.seat]
-        if job.wait == Wait.GRACE:
-            if s.user is None or s.connected or s.replaced:
-                return
-            self.seats[seat] = replace(s, replaced=True)
-            self.table_event("bot_took_over", s.user, seat)
-            self.schedule()
-            return
-        if seat not in self.deadlines or self.status != PLAYING or self.match is None:
-            return
-        if job.wait == Wait.WARNING:
-            if s.user is not None:
-                seconds = round(self.warning_seconds())
-                self.tell(s.user["id"], {"type": "timer", "table": self.id, "seq": self.next_seq - 1,
-                                         "seconds_left": seconds, "urgency": "assertive",
-                                         "text": translate("turn.warning", self.lang_of(s.user["id"]),
-                                                           plural=seconds, seconds=seconds)})
-        elif job.wait == Wait.TIMEOUT:
-            self.ask(Job(Wait.BOT, seat), [self.question(seat, self.config.replacement_level, timeout=True)],
-                     self.now)
-
-    def bot_answered(self, answer: BotAnswered) -> None:
-        ask, question = self.asks.get(answer.job), answer.question
-        if ask is None or not any(question is asked for asked in ask.questions):
-            return  # a question the table no longer asks
-        match, seat, level = self.match, question.seat, question.level
-        if match is None or len(match.actions) != question.move or self.status != PLAYING:
-            return
-        actor = f"bot:{level}"
-        if answer.job.wait == Wait.OFF_TURN:
-            if answer.choice not in match.legal_actions(seat) or self.bot_level_at(seat) != level:
-                return
-            try:
-                self.apply(seat, answer.choice, actor)
-            except ProtocolError:
-                log.error("bot %s at %s seat %s chose %r off turn, refused", level, self.id, seat, answer.choice)
-            return
-        del self.asks[answer.job]
-        s = self.seats[seat]
-        if seat not in match.to_act or (not question.timeout and s.bot is None and not s.replaced):
-            return  # the game moved on, or the person took the seat back while the bot was thinking
-        if question.timeout:
-            self.table_event("timeout", s.user, seat)
-        choice = answer.choice
-        if choice is None:  # the bot failed: a random legal move instead, never a wild claim
-            choice = random.Random(question.seed).choice([a for a in question.legal if a != "claim"]
-                                                         or list(question.legal))
-        try:
-            self.apply(seat, choice, actor)
-        except ProtocolError as err:
-            # Refused: one more try with the first legal move, so that the table never waits for a bot that gave
-            # up.
-            log.error("bot %s at %s seat %s chose %r, refused (%s); playing a legal move", level, self.id, seat,
-                      choice, err.code)
-            self.apply(seat, question.legal[0], actor)
