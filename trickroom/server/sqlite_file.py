@@ -94,7 +94,8 @@ class Checkpointer:
 
 
 class DriverInsert:
-    """Rows of one table inserted through SQLite's own driver, in one transaction on ``engine``'s connection.
+    """Rows of one table inserted through SQLite's own driver, in one transaction on ``engine``'s connection; a row
+    gives every column but the primary key.
 
     The action log is the room's most frequent write (a group commit at almost every turn of the loop at full
     speed), and SQLAlchemy's statement machinery around SQLite's ``executemany`` cost more CPU than SQLite itself
@@ -103,8 +104,9 @@ class DriverInsert:
     SQLAlchemy stores), so the file holds what it held before; the driver's errors are raised as SQLAlchemy's
     (``IntegrityError`` for the fence, ``OperationalError`` for a locked file), as callers expect."""
 
-    def __init__(self, engine: Engine, table: Table, columns: Sequence[str]) -> None:
-        self.engine, self.columns = engine, tuple(columns)
+    def __init__(self, engine: Engine, table: Table) -> None:
+        self.engine = engine
+        self.columns = tuple(column.name for column in table.columns if not column.primary_key)  # (SQLite's to give)
         self.sql = (f"INSERT INTO {table.name} ({', '.join(self.columns)}) "
                     f"VALUES ({', '.join('?' for _ in self.columns)})")
         dialect = engine.dialect

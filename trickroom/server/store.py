@@ -48,9 +48,11 @@ from sqlalchemy import (
     create_engine,
     delete,
     event,
+    func,
     insert,
     or_,
     select,
+    text,
     update,
 )
 from sqlalchemy.engine import Connection, Engine
@@ -85,8 +87,6 @@ T = TypeVar("T")
 READ_WAIT = 10.0  # seconds a read waits for a connection (SQLAlchemy's default is 30) or, on SQLite, a reader
 READERS = 4  # SQLite: threads that read, each with its connection (reads are short; the loop is the bottleneck)
 FINISHED_ORPHANS_WITHIN = 600.0  # seconds after its end a finished table whose owner died is still taken over
-# What Store.append_action writes of an action (the row's id is SQLite's to give)
-ACTION_COLUMNS = ("table_id", "seq", "seat", "action", "event_seq", "actor", "created_at")
 
 
 def store_busy(exc: BaseException) -> bool:
@@ -172,7 +172,7 @@ class Store:
                                               hide_parameters=True)
             event.listen(self.write_engine, "connect", writer_pragmas)
             self.write_sessions = sessionmaker(self.write_engine, expire_on_commit=False)
-            self.action_insert = DriverInsert(self.write_engine, cast(Table, ActionRow.__table__), ACTION_COLUMNS)
+            self.action_insert = DriverInsert(self.write_engine, cast(Table, ActionRow.__table__))
             self.checkpointer = Checkpointer(sync_url(self.url))
             # (a reader's connection may serve any of the reader threads, one at a time)
             self.read_engine = create_engine(sync_url(self.url), pool_size=READERS, max_overflow=0,
@@ -194,8 +194,6 @@ class Store:
 
     async def migrate(self) -> None:
         """Create the schema (PostgreSQL) and apply every Alembic migration."""
-        from sqlalchemy import text
-
         async with self.engine.begin() as conn:
             if self.url.startswith("postgresql"):
                 # Several nodes may start at once: one migrates while the others wait for its transaction.
@@ -531,8 +529,6 @@ class Store:
 
     async def counts(self) -> dict[str, int]:
         """How many accounts (not deleted) and tables the database holds (for the operator's backup)."""
-        from sqlalchemy import func
-
         users = await self.read_one(select(func.count()).select_from(UserRow).where(UserRow.deleted_at.is_(None)))
         tables = await self.read_one(select(func.count()).select_from(TableRow))
         return {"users": int(users or 0), "tables": int(tables or 0)}
