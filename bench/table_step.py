@@ -27,10 +27,7 @@ from trickroom.server.table_parts import Announce, Request, Seat, TableConfig, T
 from trickroom.server.table_render import deliveries, merged_texts
 from trickroom.server.table_state import TableState
 
-CONFIG = TableConfig(grace_seconds=60.0, timer_minimum=1, timer_maximum=600, timer_warning=10,
-                     bot_delay_maximum=5.0, replacement_level="random",
-                     bot_levels=frozenset({"random", "easy", "normal", "hard"}),
-                     off_turn_levels=frozenset({"easy", "normal", "hard"}))
+CONFIG = TableConfig()  # (no bots sit at these tables, and nobody has a turn timer)
 TABLES: dict[str, dict[str, Any]] = {"bura": {"players": 2, "scoring": "points", "target": 21},
                                    "mpourloto": {"target": 10000}}
 
