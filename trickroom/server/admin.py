@@ -246,9 +246,11 @@ class Admin:
         from trickroom.server.redis_bus import RedisBus
 
         client = redis.from_url(self.settings.redis)
+        bus = RedisBus(client, self.settings.redis_prefix)
         try:
-            await RedisBus(client, self.settings.redis_prefix).publish(channel, payload)
+            await bus.publish(channel, payload)
         finally:
+            await bus.close()  # (its publishing connection)
             await client.aclose()
 
     # Bans

@@ -21,7 +21,9 @@ the round trip through Redis (the bus was about a sixth of three nodes' CPU, doc
 Every other channel (the lobby's, the cluster's) goes through Redis.
 
 Messages cross Redis as JSON made and read by orjson, several times faster than the standard library, which
-stays the fallback for the few values orjson refuses (a lone surrogate, a key that is not a string).
+stays the fallback for the few values orjson refuses (a lone surrogate, a key that is not a string). They are
+published on a connection of the bus's own, pipelined (``redis_publisher.py``), and read by redis-py's
+subscriber, whose replies hiredis parses.
 """
 
 from __future__ import annotations
@@ -39,6 +41,7 @@ import orjson
 import redis.asyncio as redis
 
 from trickroom.server.bus import Handler
+from trickroom.server.redis_publisher import publisher_for
 
 log = logging.getLogger("trickroom.bus")
 Unhandled = Callable[[str, dict[str, Any]], Coroutine[Any, Any, None]]
@@ -52,6 +55,7 @@ class RedisBus:
         self.redis = client
         self.prefix = prefix
         self.pubsub = client.pubsub()
+        self.publisher = publisher_for(client)
         self._handlers: defaultdict[str, list[Handler]] = defaultdict(list)
         self._queues: dict[str, asyncio.Queue[dict[str, Any] | None]] = {}
         self._workers: dict[str, asyncio.Task[None]] = {}
@@ -65,8 +69,7 @@ class RedisBus:
     async def publish(self, channel: str, message: dict[str, Any]) -> int:
         if self._here(channel, message):
             return 1
-        receivers: int = await self.redis.publish(self.prefix + channel, pack(message))
-        return receivers
+        return await self.publisher.publish([(self.prefix + channel, pack(message))])
 
     def _here(self, channel: str, message: dict[str, Any]) -> bool:
         """Queue ``message`` here if ``channel`` has its one listener on this node (see the module's text)."""
@@ -77,17 +80,12 @@ class RedisBus:
         return True
 
     async def publish_many(self, items: Sequence[tuple[str, dict[str, Any]]]) -> None:
-        """One round trip for them all (a pipeline, not a transaction): a table step used to wait for Redis once
-        per person at the table, one after another."""
-        away = [(channel, message) for channel, message in items if not self._here(channel, message)]
-        if len(away) == 1:
-            channel, message = away[0]
-            await self.redis.publish(self.prefix + channel, pack(message))
-        elif away:
-            async with self.redis.pipeline(transaction=False) as pipe:
-                for channel, message in away:
-                    pipe.publish(self.prefix + channel, pack(message))
-                await pipe.execute()
+        """One write and one wait for them all: a table step used to wait for Redis once per person at the table,
+        one after another."""
+        away = [(self.prefix + channel, pack(message))
+                for channel, message in items if not self._here(channel, message)]
+        if away:
+            await self.publisher.publish(away)
 
     async def subscribe(self, channel: str, handler: Handler) -> None:
         self._handlers[channel].append(handler)
@@ -184,6 +182,7 @@ class RedisBus:
                 await self._reader
         for queue in self._queues.values():
             queue.put_nowait(None)
+        await self.publisher.close()
         with contextlib.suppress(Exception):
             await self.pubsub.aclose()  # type: ignore[no-untyped-call, unused-ignore]  # typed from redis 8
 
