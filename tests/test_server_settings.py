@@ -10,9 +10,9 @@ import pytest
 from pydantic import ValidationError
 
 from trickroom.server.bus import LocalBus
+from trickroom.server.db_urls import async_url
 from trickroom.server.ratings import teams_and_ranks, winners
 from trickroom.server.settings import load_settings
-from trickroom.server.store import async_url
 
 
 def test_flags_beat_environment_beat_file(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:

@@ -16,7 +16,7 @@ import subprocess
 from pathlib import Path
 from urllib.parse import unquote, urlsplit, urlunsplit
 
-from trickroom.server.store import async_url
+from trickroom.server.db_urls import async_url
 
 
 class BackupError(Exception):

@@ -63,6 +63,7 @@ from sqlalchemy.orm import Session, sessionmaker
 from sqlalchemy.sql import Select
 from sqlalchemy.sql.base import Executable
 
+from trickroom.server.db_urls import async_url, sync_url
 from trickroom.server.group_commit import GroupCommitter
 from trickroom.server.names import name_key, name_keys
 from trickroom.server.rows import (
@@ -95,20 +96,6 @@ def store_busy(exc: BaseException) -> bool:
     if isinstance(exc, PoolTimeout):
         return True
     return isinstance(exc, OperationalError) and "database is locked" in str(exc)
-
-
-def async_url(url: str) -> str:
-    """The SQLAlchemy async URL for a plain one: sqlite -> aiosqlite, postgresql -> asyncpg."""
-    for plain, driver in (("sqlite://", "sqlite+aiosqlite://"), ("postgresql://", "postgresql+asyncpg://"),
-                          ("postgres://", "postgresql+asyncpg://")):
-        if url.startswith(plain):
-            return driver + url[len(plain):]
-    return url
-
-
-def sync_url(url: str) -> str:
-    """The SQLAlchemy URL of SQLite's standard-library driver, for the write connection and the reader threads."""
-    return url.replace("sqlite+aiosqlite://", "sqlite://", 1)
 
 
 def rowcount(result: Any) -> int:
