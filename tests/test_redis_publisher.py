@@ -5,7 +5,6 @@ same counts as redis-py's pipeline, which a TLS Redis keeps."""
 from __future__ import annotations
 
 import asyncio
-from typing import Any
 
 import pytest
 import redis.asyncio as redis
@@ -85,10 +84,6 @@ class FakeRedis:
         return (await reader.readexactly(size + 2))[:-2]
 
 
-def run(coroutine: Any) -> Any:
-    return asyncio.run(coroutine)
-
-
 def test_commands_go_out_in_order_and_each_caller_gets_its_own_reply() -> None:
     async def scenario() -> tuple[list[int], list[bytes]]:
         fake = FakeRedis()
@@ -99,7 +94,7 @@ def test_commands_go_out_in_order_and_each_caller_gets_its_own_reply() -> None:
         await fake.stop()
         return list(counts), fake.received
 
-    counts, received = run(scenario())
+    counts, received = asyncio.run(scenario())
     assert received == [b"PUBLISH a 1", b"PUBLISH b 2", b"PUBLISH c 3", b"PUBLISH d 4"]
     assert counts == [1, 3, 4]  # (the reply to the last command of each call)
 
@@ -114,7 +109,7 @@ def test_the_greeting_logs_in_and_selects_the_database_before_anything_is_publis
         await fake.stop()
         return fake.received
 
-    assert run(scenario()) == [b"AUTH room s3cret", b"SELECT 12", b"PUBLISH lobby {}"]
+    assert asyncio.run(scenario()) == [b"AUTH room s3cret", b"SELECT 12", b"PUBLISH lobby {}"]
 
 
 def test_a_lost_connection_fails_what_waits_on_it_and_the_next_publish_opens_another() -> None:
@@ -129,7 +124,7 @@ def test_a_lost_connection_fails_what_waits_on_it_and_the_next_publish_opens_ano
         await fake.stop()
         return first, third, fake.connections
 
-    first, third, connections = run(scenario())
+    first, third, connections = asyncio.run(scenario())
     assert (first, third, connections) == (1, 3, 2)
 
 
@@ -167,4 +162,4 @@ def test_both_publishers_count_the_same_listeners_on_a_real_redis() -> None:
         assert heard == [b"1", b"2", b"1", b"2"]
         return counts
 
-    assert run(scenario()) == [[1, 0, 0], [1, 0, 0]]
+    assert asyncio.run(scenario()) == [[1, 0, 0], [1, 0, 0]]
