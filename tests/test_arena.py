@@ -8,6 +8,7 @@ import pytest
 
 from trickroom.bots import arena
 from trickroom.bots.stats import percentile, ratio_difference, ratio_share
+from trickroom.games import load_game
 
 
 def test_duplicate_seating_gives_every_bot_every_seat() -> None:
@@ -40,6 +41,23 @@ def test_a_deck_is_played_once_per_rotation_and_scored() -> None:
     assert sum(r.score for r in result.roles) == result.denominator
 
 
+def test_mpourloto_hands_are_tallied_by_the_team_that_made_trumps() -> None:
+    game = load_game("mpourloto")
+    roles = [arena.RoleTally(), arena.RoleTally()]
+    result = arena.DeckResult(0, 0.0, roles)
+    role_at = arena.seating("mpourloto", 4, 2, 1)  # the second rotation: role 1 holds seats 0 and 2
+    arena._score_hand(game, {"maker": 2, "mesa": False, "added": [120, 40]}, roles, role_at, result)
+    arena._score_hand(game, {"maker": 3, "mesa": True, "added": [170, 0]}, roles, role_at, result)
+    arena._score_hand(game, {"maker": 1, "mesa": False, "added": [60, 100]}, roles, role_at, result)
+    arena._score_hand(game, {"maker": None, "added": [0, 0]}, roles, role_at, result)  # everyone passed
+    assert (roles[1].made, roles[1].mesas, roles[1].made_points, roles[1].made_total) == (1, 0, 120, 160)
+    assert (roles[0].made, roles[0].mesas, roles[0].made_points, roles[0].made_total) == (2, 1, 100, 330)
+    assert roles[1].score == 350 and roles[0].score == 140 and result.denominator == 490
+    assert result.no_winner == 1
+    summary = arena.summarize("mpourloto", arena.parse_seats("normal,random"), [result])
+    assert summary["bots"][0]["made_share"] == pytest.approx(100 / 330) and summary["bots"][1]["mesas"] == 0
+
+
 def test_the_command_prints_a_table(capsys: pytest.CaptureFixture[str]) -> None:
     parser = argparse.ArgumentParser()
     arena.add_arguments(parser)
@@ -49,6 +67,20 @@ def test_the_command_prints_a_table(capsys: pytest.CaptureFixture[str]) -> None:
     out = capsys.readouterr().out
     assert "4 duplicate decks, 8 hands" in out
     assert out.count("% [") == 2 and "normal" in out and "random" in out
+    assert "hands nobody won" in out and "made trumps" not in out
+
+
+def test_for_mpourloto_the_command_prints_each_teams_contracts(capsys: pytest.CaptureFixture[str]) -> None:
+    parser = argparse.ArgumentParser()
+    arena.add_arguments(parser)
+    args = parser.parse_args(["--game", "mpourloto", "--seats", "normal,random", "--hands", "8", "--seed", "2",
+                              "--workers", "1", "--quiet"])
+    assert arena.run(args) == 0
+    out = capsys.readouterr().out
+    made = [line for line in out.splitlines() if " made trumps in " in line]
+    assert [line.split()[0] for line in made] == ["normal", "random"]
+    thrown = int(out.split("hands thrown in (everyone passed): ")[1].split()[0])
+    assert sum(int(line.split(" made trumps in ")[1].split()[0]) for line in made) + thrown == 8
 
 
 def test_seat_specs_take_budgets() -> None:

@@ -78,6 +78,12 @@ class RoleTally:
     illegal: int = 0
     times: list[float] = field(default_factory=list)  # seconds per decision with a real choice
     quick: int = 0  # decisions with one choice
+    # Mpourloto: the hands in which its team made trumps, how many of them went mesa, and the points those hands
+    # added to its team and to both (where a team's share comes from: its contracts or its defence).
+    made: int = 0
+    mesas: int = 0
+    made_points: float = 0.0
+    made_total: float = 0.0
 
 
 @dataclass
@@ -85,7 +91,7 @@ class DeckResult:
     index: int
     denominator: float  # hands played (Bura) or all points added (Mpourloto)
     roles: list[RoleTally]
-    no_winner: int = 0
+    no_winner: int = 0  # Bura: hands nobody won; Mpourloto: hands thrown in (everyone passed)
     errors: list[str] = field(default_factory=list)
 
 
@@ -204,6 +210,15 @@ def _score_hand(game: Game, hand: dict[str, Any], roles: Sequence[RoleTally], ro
         for team, seats in enumerate(game.teams):
             roles[role_at[seats[0]]].score += added[team]
         result.denominator += sum(added)
+        maker = hand.get("maker")
+        if maker is None:
+            result.no_winner += 1
+            return
+        makers = roles[role_at[maker]]
+        makers.made += 1
+        makers.mesas += bool(hand.get("mesa"))
+        makers.made_points += added[next(t for t, seats in enumerate(game.teams) if maker in seats)]
+        makers.made_total += sum(added)
         return
     result.denominator += 1
     winner = hand.get("winner")
@@ -343,6 +358,10 @@ def summarize(game_name: str, specs: Sequence[SeatSpec], results: Sequence[DeckR
             "median_s": percentile(times, 0.5),
             "p95_s": percentile(times, 0.95),
             "max_s": max(times, default=0.0),
+            "made": sum(r.roles[role].made for r in results),
+            "mesas": sum(r.roles[role].mesas for r in results),
+            "made_share": _share_of(sum(r.roles[role].made_points for r in results),
+                                    sum(r.roles[role].made_total for r in results)),
         })
     # The first bot's lead over each other one, paired deck by deck (the shares' own intervals, side by side,
     # are wider than the difference's).
@@ -364,6 +383,10 @@ def summarize(game_name: str, specs: Sequence[SeatSpec], results: Sequence[DeckR
     }
 
 
+def _share_of(part: float, whole: float) -> float | None:
+    return part / whole if whole else None
+
+
 def format_summary(args: argparse.Namespace, summary: dict[str, Any], hands: int, wall: float) -> str:
     by_teams = bool(game_class(args.game).teams)
     measure = "points share" if by_teams else "hands won"
@@ -381,6 +404,12 @@ def format_summary(args: argparse.Namespace, summary: dict[str, Any], hands: int
                      f"[{100 * lead['low']:+.1f}, {100 * lead['high']:+.1f}] percentage points, paired by deck")
     if not by_teams:
         lines.append(f"hands nobody won (false claim or no claim): {summary['no_winner']}")
+    else:
+        for bot in summary["bots"]:
+            made = bot["made_share"]
+            took = "" if made is None else f"; took {100 * made:.1f}% of those hands' points"
+            lines.append(f"{bot['bot']} made trumps in {bot['made']} hands, {bot['mesas']} of them mesa{took}")
+        lines.append(f"hands thrown in (everyone passed): {summary['no_winner']}")
     for error in summary["errors"][:20]:
         lines.append(f"ERROR {error}")
     return "\n".join(lines)
