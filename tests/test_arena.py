@@ -11,6 +11,14 @@ from trickroom.bots.stats import percentile, ratio_difference, ratio_share
 from trickroom.games import load_game
 
 
+def printed(capsys: pytest.CaptureFixture[str], command: str) -> str:
+    """What ``trickroom arena`` prints for ``command``'s arguments, on one worker (it must succeed)."""
+    parser = argparse.ArgumentParser()
+    arena.add_arguments(parser)
+    assert arena.run(parser.parse_args([*command.split(), "--workers", "1", "--quiet"])) == 0
+    return capsys.readouterr().out
+
+
 def test_duplicate_seating_gives_every_bot_every_seat() -> None:
     assert [arena.seating("bura", 3, 3, r) for r in range(3)] == [[0, 1, 2], [2, 0, 1], [1, 2, 0]]
     assert [arena.seating("mpourloto", 4, 2, r) for r in range(2)] == [[0, 1, 0, 1], [1, 0, 1, 0]]
@@ -59,24 +67,14 @@ def test_mpourloto_hands_are_tallied_by_the_team_that_made_trumps() -> None:
 
 
 def test_the_command_prints_a_table(capsys: pytest.CaptureFixture[str]) -> None:
-    parser = argparse.ArgumentParser()
-    arena.add_arguments(parser)
-    args = parser.parse_args(["--game", "bura", "--players", "2", "--seats", "normal,random", "--hands", "8",
-                              "--seed", "2", "--workers", "1", "--quiet"])
-    assert arena.run(args) == 0
-    out = capsys.readouterr().out
+    out = printed(capsys, "--game bura --players 2 --seats normal,random --hands 8 --seed 2")
     assert "4 duplicate decks, 8 hands" in out
     assert out.count("% [") == 2 and "normal" in out and "random" in out
     assert "hands nobody won" in out and "made trumps" not in out
 
 
 def test_for_mpourloto_the_command_prints_each_teams_contracts(capsys: pytest.CaptureFixture[str]) -> None:
-    parser = argparse.ArgumentParser()
-    arena.add_arguments(parser)
-    args = parser.parse_args(["--game", "mpourloto", "--seats", "normal,random", "--hands", "8", "--seed", "2",
-                              "--workers", "1", "--quiet"])
-    assert arena.run(args) == 0
-    out = capsys.readouterr().out
+    out = printed(capsys, "--game mpourloto --seats normal,random --hands 8 --seed 2")
     made = [line for line in out.splitlines() if " made trumps in " in line]
     assert [line.split()[0] for line in made] == ["normal", "random"]
     thrown = int(out.split("hands thrown in (everyone passed): ")[1].split()[0])
@@ -103,11 +101,6 @@ def test_the_lead_of_one_bot_over_another_is_paired_by_deck() -> None:
 
 
 def test_with_three_bots_the_command_prints_the_first_ones_leads(capsys: pytest.CaptureFixture[str]) -> None:
-    parser = argparse.ArgumentParser()
-    arena.add_arguments(parser)
-    args = parser.parse_args(["--game", "bura", "--seats", "normal,random,easy", "--hands", "6", "--seed", "2",
-                              "--workers", "1", "--quiet"])
-    assert arena.run(args) == 0
-    out = capsys.readouterr().out
+    out = printed(capsys, "--game bura --seats normal,random,easy --hands 6 --seed 2")
     assert "normal leads random (bot 2) by " in out and "normal leads easy (bot 3) by " in out
     assert out.count("paired by deck") == 2
