@@ -9,7 +9,9 @@ Each deck is one hand: the first hand of a fresh match dealt from that deck (a B
 next real hand). Per bot the arena prints hands won (Bura) or its share of all points added (Mpourloto) with a
 95% confidence interval taken over decks, false claims, illegal moves, and the median and 95th-percentile time
 of its decisions that had a real choice (more than one action legal besides a claim). With three bots or more,
-it also prints the first bot's lead over each other one, with an interval paired by deck.
+it also prints the first bot's lead over each other one, with an interval paired by deck. In Mpourloto it prints
+each team's contracts (the hands in which it made trumps, its mesas, its share of those hands' points) and the
+hands thrown in.
 
 Decks run in a process pool (``--workers``, default: every core). A bot seat is ``level`` or ``level:budget``
 (seconds of thinking for search levels; default: the server's budget for that level, DEFAULT_BUDGETS), or
