@@ -219,7 +219,9 @@ def _score_hand(game: Game, hand: dict[str, Any], roles: Sequence[RoleTally], ro
         makers = roles[role_at[maker]]
         makers.made += 1
         makers.mesas += bool(hand.get("mesa"))
-        makers.made_points += added[next(t for t, seats in enumerate(game.teams) if maker in seats)]
+        makers_team = game.team_of(maker)
+        assert makers_team is not None  # (a game with teams: every seat has one)
+        makers.made_points += added[makers_team]
         makers.made_total += sum(added)
         return
     result.denominator += 1
