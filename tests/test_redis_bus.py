@@ -1,7 +1,7 @@
 """The bus between nodes on a real Redis (``TRICKROOM_TEST_REDIS``, a fresh key prefix): a table step's deliveries
 go out in one pipeline, each to its own channel, in order; an intent for a table owned here stays here; a node's
 list of its users is renewed at each beat and written anew only when asked or lost; a user connected to this node
-alone gets their messages in process, until another node listens to them too."""
+alone gets their messages in process, while no other node listens to them too."""
 
 from __future__ import annotations
 
@@ -148,7 +148,7 @@ def test_a_node_s_users_are_written_anew_only_when_asked_or_lost() -> None:
     assert asyncio.run(_users_listed()) == [{"u1"}, {"u1", "u2"}, {"1"}, {"u1"}, {"u1"}]
 
 
-async def _a_user_on_one_node_then_two() -> tuple[list[Any], list[Any], dict[str, Any], list[bool]]:
+async def _a_user_on_one_node_then_two() -> tuple[list[Any], list[Any], list[dict[str, Any]], list[bool]]:
     alone: list[bool] = []
     async with two_nodes() as (a, b):
         await a.bus.subscribe("user:u1", a.handler)
@@ -158,14 +158,25 @@ async def _a_user_on_one_node_then_two() -> tuple[list[Any], list[Any], dict[str
         alone.append("user:u1" in a.bus._alone or "user:u1" in b.bus._alone)
         await a.bus.publish_many([("user:u1", {"n": 2}), ("user:u1", {"n": 3})])
         await until(lambda: len(a.heard) >= 3 and len(b.heard) >= 2)
-        await b.bus.unsubscribe("user:u1", b.handler)
-        alone.append("user:u1" in a.bus._alone)  # shared once, shared while node A listens
-        return a.heard, b.heard, first, alone
+        await b.bus.unsubscribe("user:u1", b.handler)  # u1's connection on node B closes (they moved to A)
+        await until(lambda: "user:u1" in a.bus._alone)  # node A has read node B's leaving and asked Redis
+        alone.append("user:u1" in a.bus._alone)
+        await a.bus.publish("user:u1", last := {"n": 4})
+        await until(lambda: len(a.heard) >= 4)
+        # The other way round, as a move to a table's node goes: u2 is on node B, then on A too, then leaves B.
+        await b.bus.subscribe("user:u2", b.handler)
+        await a.bus.subscribe("user:u2", a.handler)
+        await until(lambda: "user:u2" not in b.bus._alone)  # node B has read node A's announcement
+        alone.append("user:u2" in a.bus._alone or "user:u2" in b.bus._alone)
+        await b.bus.unsubscribe("user:u2", b.handler)
+        await until(lambda: "user:u2" in a.bus._alone)
+        alone.append("user:u2" in a.bus._alone)
+        return a.heard, b.heard, [first, last], alone
 
 
-def test_a_user_on_this_node_alone_is_told_in_process_and_through_redis_once_on_two() -> None:
+def test_a_user_on_this_node_alone_is_told_in_process_and_through_redis_while_on_two() -> None:
     need_service(available(_redis_ping()), f"Redis is not reachable at {REDIS}")
-    at_a, at_b, first, alone = asyncio.run(_a_user_on_one_node_then_two())
-    assert alone == [True, False, False]
-    assert at_a[0] is first  # in process: the very message
-    assert [m["n"] for m in at_a] == [1, 2, 3] and [m["n"] for m in at_b] == [2, 3]  # no announcement among them
+    at_a, at_b, in_process, alone = asyncio.run(_a_user_on_one_node_then_two())
+    assert alone == [True, False, True, False, True]
+    assert at_a[0] is in_process[0] and at_a[3] is in_process[1]  # in process: the very messages
+    assert [m["n"] for m in at_a] == [1, 2, 3, 4] and [m["n"] for m in at_b] == [2, 3]  # no announcement among them

@@ -13,7 +13,9 @@ the round trip through Redis (the bus was about a sixth of three nodes' CPU, doc
 - a table's channel has one listener in the whole room, its owner (``SOLE_LISTENER``);
 - a user's channel is heard wherever they are connected, nearly always on one node (``WATCHED``). A node that
   starts listening to one announces it on the channel (``JOINED``) and asks Redis how many listen. It is alone
-  if Redis counts one; it stops being alone, for as long as it listens, when another node's announcement comes.
+  if Redis counts one; it stops being alone when another node's announcement comes. A node that stops listening
+  announces that too (``LEFT``), and the others ask Redis again: a player who moved to their table's node
+  (docs/protocol.md, "Several nodes") is alone there again once their old connection has closed.
   A node that joins can miss what the other sent in process before reading its announcement: messages for a
   connection still signing in, which asks for the tables' state afterwards (as it always could miss what came
   just before it listened).
@@ -48,6 +50,7 @@ Unhandled = Callable[[str, dict[str, Any]], Coroutine[Any, Any, None]]
 SOLE_LISTENER = ("table:",)  # channels only one node listens to (a table's owner), delivered here when it is this one
 WATCHED = ("user:",)  # channels one node or several listen to: delivered here while this node is the only one
 JOINED = "__joined__"  # a node's announcement on a WATCHED channel that it listens too (never reaches a handler)
+LEFT = "__left__"  # a node's announcement on a WATCHED channel that it stopped listening (never reaches a handler)
 
 
 class RedisBus:
@@ -64,7 +67,8 @@ class RedisBus:
         self.on_unhandled: Unhandled | None = None
         self.node = secrets.token_hex(8)  # this bus among the nodes' (its own announcements are not news)
         self._alone: set[str] = set()  # WATCHED channels this node alone listens to
-        self._shared: set[str] = set()  # WATCHED channels another node announced, for as long as this one listens
+        self._shared: set[str] = set()  # WATCHED channels another node announced, until a node leaves them
+        self._tasks: set[asyncio.Task[None]] = set()
 
     async def publish(self, channel: str, message: dict[str, Any]) -> int:
         if self._here(channel, message):
@@ -103,12 +107,14 @@ class RedisBus:
         if channel.startswith(WATCHED):
             await self._join(channel)
 
-    async def _join(self, channel: str) -> None:
-        """Announce on ``channel`` that this node listens to it, and learn whether it is the only one."""
+    async def _join(self, channel: str, announce: str = JOINED) -> None:
+        """Announce on ``channel`` that this node listens to it (or, ``announce=""``, only ask again after another
+        node left it), and learn whether it is the only one."""
         async with self.redis.pipeline(transaction=False) as pipe:
-            pipe.publish(self.prefix + channel, pack({JOINED: self.node}))
+            if announce:
+                pipe.publish(self.prefix + channel, pack({announce: self.node}))
             pipe.pubsub_numsub(self.prefix + channel)
-            _, counts = await pipe.execute()
+            counts = (await pipe.execute())[-1]
         alone = bool(counts) and int(counts[0][1]) == 1
         if alone and channel in self._queues and channel not in self._shared:  # (no announcement read meanwhile)
             self._alone.add(channel)
@@ -130,6 +136,8 @@ class RedisBus:
             queue.put_nowait(None)  # the worker finishes what is queued, then stops
         with contextlib.suppress(Exception):
             await self.pubsub.unsubscribe(self.prefix + channel)
+            if channel.startswith(WATCHED):
+                await self.publisher.publish([(self.prefix + channel, pack({LEFT: self.node}))])
 
     async def _work(self, channel: str, queue: asyncio.Queue[dict[str, Any] | None]) -> None:
         while True:
@@ -166,14 +174,25 @@ class RedisBus:
             message = unpack(raw["data"])
             if isinstance(message, dict) and JOINED in message:
                 if message[JOINED] != self.node and channel in self._queues:  # another node listens too
-                    self._shared.add(channel)  # (through Redis from now on, for as long as this node listens)
+                    self._shared.add(channel)  # (through Redis from now on, until a node leaves the channel)
                     self._alone.discard(channel)
+                continue
+            if isinstance(message, dict) and LEFT in message:
+                if message[LEFT] != self.node and channel in self._queues and channel not in self._alone:
+                    self._shared.discard(channel)  # perhaps alone now: ask Redis (an announcement read meanwhile
+                    self._spawn(self._join(channel, announce=""))  # puts the channel back among the shared)
                 continue
             queue = self._queues.get(channel)
             if queue is not None:
                 queue.put_nowait(message)
             elif self.on_unhandled is not None:
-                asyncio.get_running_loop().create_task(self.on_unhandled(channel, message))
+                self._spawn(self.on_unhandled(channel, message))
+
+    def _spawn(self, coro: Coroutine[Any, Any, None]) -> None:
+        """Run ``coro`` beside the reader (kept referenced until done: the loop holds tasks only weakly)."""
+        task = asyncio.get_running_loop().create_task(coro)
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
 
     async def close(self) -> None:
         if self._reader is not None:
