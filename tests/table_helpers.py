@@ -103,9 +103,10 @@ class Desk:
 
     def send(self, user: Message, type: str, /, lang: str | None = None, target: Message | None = None,
              password_ok: bool = False, password_hash: str | None = None, moderator: bool = False,
-             **fields: Any) -> list[Message]:
+             conn: str | None = None, **fields: Any) -> list[Message]:
         """``user`` sends a table message (in the language they last used); returns what they received from it
-        (the others' inboxes keep theirs). ``moderator``: the room found the sender to be a moderator."""
+        (the others' inboxes keep theirs). ``moderator``: the room found the sender to be a moderator; ``conn``:
+        the connection it came from (its id names the node: "n2/c7")."""
         lang = self.langs[user["id"]] = lang or self.langs.get(user["id"], "en")
         inbox = self.inbox[user["id"]]
         raw = {"type": type, "table": self.state.id, **fields}
@@ -114,7 +115,7 @@ class Desk:
         except ProtocolError as err:
             return [error_message(err, lang, raw.get("id"), self.state.id)]
         before = len(inbox)
-        self.step(Request(user, lang, msg, None, target, password_ok, password_hash, moderator,
+        self.step(Request(user, lang, msg, conn, target, password_ok, password_hash, moderator,
                           self.auto_pass.get(user["id"], False)))
         got = inbox[before:]
         del inbox[before:]

@@ -1,6 +1,6 @@
-"""Three nodes as one room on PostgreSQL and Redis (issue 9): a match played across nodes, lobby chat everywhere,
-the owner node killed mid-hand (another node takes the table over from the log), the owner node stopped with
-SIGTERM (it hands its tables over; nobody sees an error).
+"""Three nodes as one room on PostgreSQL and Redis (issue 9): a match played across nodes, lobby chat everywhere, a
+player moving to the table's node unheard, the owner node killed mid-hand (another node takes the table over from
+the log), the owner node stopped with SIGTERM (it hands its tables over; nobody sees an error).
 
 Each test uses a fresh PostgreSQL schema (dropped afterwards) and its own Redis key prefix in database
 ``TRICKROOM_TEST_REDIS`` (default redis://127.0.0.1:6379/9); without PostgreSQL or Redis the tests are skipped,
@@ -83,6 +83,8 @@ class Nodes:
             node = ProcessServer(POSTGRES, args=("--redis", REDIS), TRICKROOM_DB_SCHEMA=schema,
                                  TRICKROOM_REDIS_PREFIX=prefix, TRICKROOM_NODE_ID=f"n{number + 1}",
                                  TRICKROOM_BOT_WORKERS="0", TRICKROOM_GRACE_SECONDS="30",
+                                 # (players here act as soon as they can: on one node, faster than any person)
+                                 TRICKROOM_MESSAGES_PER_SECOND="200",
                                  TRICKROOM_LOG_LEVEL="info")  # a failing test's nodes' logs say who owned what
             node.log_path = logs / f"n{number + 1}.log"
             self.nodes.append(node)
@@ -127,8 +129,11 @@ class Roamer:
     (closed connection or a ``reconnect`` message), connects to another node, logs in with the token and
     resumes after the last table message seen. Everything seen is kept; errors are collected."""
 
-    def __init__(self, urls: list[str], first: int, name: str, seed: int) -> None:
+    def __init__(self, urls: list[str], first: int, name: str, seed: int, follows: bool = False) -> None:
+        """``follows``: moves to the table's node when told (``table_node``), as our clients do; otherwise it
+        ignores the message, as an older client would, and plays through its own node."""
         self.urls = urls
+        self.follows = follows
         self.current = urls[first]
         self.client = Client(self.current)
         self.client.login_guest(name)
@@ -140,6 +145,7 @@ class Roamer:
         self.events: dict[int, Message] = {}  # journal seq -> game event, as this player saw it
         self.errors: list[Message] = []
         self.reconnects = 0
+        self.moves: list[str] = []  # the addresses moved to when told the table's node
         self.final: Message | None = None
         self.thread = threading.Thread(target=self._run, daemon=True)
         self.failure: BaseException | None = None
@@ -173,6 +179,17 @@ class Roamer:
             return
         raise ConnectionError(f"no node to reconnect to: {last_error}")
 
+    def _move(self, url: str) -> None:
+        """To the table's node, as our clients go: logged in there before the first connection closes (so that
+        nobody hears us leave), then the table resumed after the last message seen."""
+        client = Client(url)
+        welcome = client.request(type="login", token=self.token, follow_lobby=False)
+        assert welcome["type"] == "welcome" and self.table in welcome["tables"], welcome
+        old, self.client, self.current = self.client, client, url
+        old.close()  # what it still held comes again with the resume
+        self.moves.append(url)
+        client.send(type="resume", table=self.table, after=self.last_seq)
+
     def _run(self) -> None:
         import random
 
@@ -201,6 +218,9 @@ class Roamer:
                     silent_since = self.heard_at = time.monotonic()
                     if message["type"] == "reconnect":
                         self._reconnect(message["nodes"])
+                        resend = True
+                    elif message["type"] == "table_node" and message["table"] == self.table and self.follows:
+                        self._move(message["url"])
                         resend = True
                     elif message["type"] in ("error", "ok") and pending is not None and message.get("re") == pending[2]:
                         if message["type"] == "error":
@@ -320,6 +340,35 @@ def test_two_nodes_one_match_and_lobby_chat_everywhere(nodes: Nodes) -> None:
             player.close()
         carl.close()
         dasha.close()
+
+
+def test_a_player_seated_from_another_node_moves_to_the_table_s_node_unheard(nodes: Nodes) -> None:
+    """Boris, on node 2, sits at Anna's table, held by node 1, and is told the table's node; he connects there,
+    logs in with his token (no lobby: he stays at the table), closes his first connection and resumes
+    (``Roamer._move``). Nobody hears him leave or come back, nothing is lost or played twice, and he is not told
+    again as the second hand begins."""
+    anna, boris = Roamer(nodes.urls, 0, "Anna", 7, follows=True), Roamer(nodes.urls, 1, "Boris", 8, follows=True)
+    carl = Client(nodes.urls[2])
+    try:
+        table = anna.client.request(type="create", game="bura", options={"players": 2, "hand_limit": 2})["table"]
+        anna.client.request(type="sit", table=table, seat=0)
+        boris.client.request(type="sit", table=table, seat=1)
+        anna.client.request(type="start", table=table)
+        anna.play(table, 0)
+        boris.play(table, 1)
+        anna.join()
+        boris.join()
+        assert boris.moves == [nodes.urls[0]] and anna.moves == [] and boris.current == nodes.urls[0]
+        assert boris.reconnects == 0 and anna.errors == [] and boris.errors == []
+        heard = [m.get("kind") for m in anna.client.history if m["type"] == "table_event"]
+        assert "disconnected" not in heard and "reconnected" not in heard
+        assert "lobby" not in [m["type"] for m in boris.client.history]  # logged in there without the lobby
+        carl.login_guest("Carl")
+        check_log_matches_what_players_saw(history(carl, table), [anna, boris])
+    finally:
+        for player in (anna, boris):
+            player.close()
+        carl.close()
 
 
 def playing_mid_hand(nodes: Nodes, seeds: tuple[int, int], players: int, bot: bool,

@@ -18,6 +18,7 @@ from trickroom.server.table_parts import (
     CloseTable,
     PublishListing,
     SaveRow,
+    Tell,
 )
 from trickroom.server.table_requests import already_applied
 
@@ -70,6 +71,42 @@ def test_a_table_event_says_you_to_the_person_it_is_about_and_names_them_to_the_
     assert missed[:3] == [("joined", "Host is watching."), ("joined", ""), ("joined", "Anna is watching.")]
     assert ("left", "") in missed
     assert "Anna sits in seat 2." in [text for _, text in missed]
+
+
+def test_a_player_connected_to_another_node_is_told_this_table_s_node() -> None:
+    """Several nodes: a seated player whose connection (of their last watch, sit or resume) is on another node hears
+    where the table lives when they sit down or come back to their seat (after the answer) and, while still
+    elsewhere, as each new hand begins (after that step's news), so that their client can move there and the
+    match's messages stop crossing between nodes; told to that connection only. Never to spectators, to people on
+    this node or in a room of one node."""
+    node = replace(CONFIG, node="n1", node_url="ws://10.0.0.1:8000/ws")
+    desk = Desk(options={"players": 2, "hand_limit": 3}, config=node)
+    anna = person("Anna")
+    told = {"type": "table_node", "table": desk.state.id, "node": "n1", "url": "ws://10.0.0.1:8000/ws"}
+
+    def tells() -> list[tuple[int, str, str | None]]:
+        return [(i, e.user, e.conn) for i, e in enumerate(desk.effects) if isinstance(e, Tell) and e.message == told]
+
+    assert desk.send(anna, "watch", conn="n2/c1")[-1]["type"] == "snapshot" and tells() == []  # a spectator
+    got = desk.send(anna, "sit", seat=1, id=4, conn="n2/c1")
+    assert [m["type"] for m in got][-2:] == ["snapshot", "table_node"] and got[-1] == told and got[-2]["re"] == 4
+    assert [(user, conn) for _, user, conn in tells()] == [(anna["id"], "n2/c1")]  # to that connection only
+    desk.send(desk.host, "sit", seat=0, conn="n1/c9")
+    assert tells() == []  # on this node
+    desk.send(desk.host, "start")
+    desk.play(desk.host, anna, until=lambda state: state.match is not None and len(state.match.hand_results) == 1)
+    # Anna did not move: the step that ended the first hand tells her again, after its news.
+    assert [(user, conn) for _, user, conn in tells()] == [(anna["id"], "n2/c1")]
+    assert tells()[0][0] > max(i for i, e in enumerate(desk.effects) if isinstance(e, Announce))
+    got = desk.send(anna, "resume", after=0, conn="n3/c2")  # back after a drop, through a third node
+    assert got[-1] == told and "snapshot" in [m["type"] for m in got]  # last: after the snapshot (and her turn)
+    desk.send(anna, "resume", after=0, conn="n1/c5")  # she moved to the table's node
+    assert tells() == []
+    desk.play(desk.host, anna, until=lambda state: state.match is not None and len(state.match.hand_results) == 2)
+    assert tells() == []
+    one_node = Desk(options={"players": 2})  # (CONFIG names no node: one node tells nobody)
+    one_node.send(anna, "sit", seat=1, conn="n2/c1")
+    assert not [e for e in one_node.effects if isinstance(e, Tell) and e.message["type"] == "table_node"]
 
 
 def test_watching_and_sitting_are_announced_after_the_row_is_saved() -> None:

@@ -103,6 +103,16 @@ class Reconnect(TypedDict):
     text: str
 
 
+class TableNode(TypedDict):
+    """A table's node, to a player seated there whose connection is on another node: their client may move there
+    without a word, so that the table's messages stop crossing between nodes (docs/protocol.md, "Moving to the
+    table's node"; trickroom.server.table_requests.tell_table_node says when)."""
+    type: Literal["table_node"]
+    table: str
+    node: str
+    url: str
+
+
 # Lobby
 
 
@@ -459,11 +469,11 @@ class Announcement(TypedDict):
 
 
 AnyServerMessage = (
-    Hello | Welcome | PreferencesMessage | Pong | Ok | ErrorMessage | Reconnect | LobbySnapshot | PeopleList | Presence
-    | TableListed | TableUnlisted | LobbyBatch | Batch | ChatMessage | PrivateMessage | Invited | Snapshot | Update
-    | YourTurn | Timer | Event | TableEvent | Left | HintMessage | Stats | History | Games | Replay | Transcript
-    | Review | Motd | ModeratorWelcome | Reported | Ignored | PasswordChanged | AccountDeleted | TableChat | AllTables
-    | Reports | Audit | ReportArrived | ModeratorsLine | Announcement
+    Hello | Welcome | PreferencesMessage | Pong | Ok | ErrorMessage | Reconnect | TableNode | LobbySnapshot
+    | PeopleList | Presence | TableListed | TableUnlisted | LobbyBatch | Batch | ChatMessage | PrivateMessage
+    | Invited | Snapshot | Update | YourTurn | Timer | Event | TableEvent | Left | HintMessage | Stats | History
+    | Games | Replay | Transcript | Review | Motd | ModeratorWelcome | Reported | Ignored | PasswordChanged
+    | AccountDeleted | TableChat | AllTables | Reports | Audit | ReportArrived | ModeratorsLine | Announcement
 )
 
 

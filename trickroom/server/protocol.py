@@ -135,6 +135,9 @@ class Login(ClientMessage):
     lang: str | None = None
     lobby_tables: LobbyTables | None = None
     lobby_people: LobbyPeople | None = None
+    # False: no lobby snapshot and no lobby changes until the client asks (``lobby``): a client coming back to the
+    # table it shows (a move to the table's node) does not need the lobby it would drop at once.
+    follow_lobby: bool = True
 
 
 class Register(ClientMessage):

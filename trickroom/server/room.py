@@ -221,7 +221,8 @@ class Room:
                            timer_maximum=settings.timer_maximum, timer_warning=settings.timer_warning,
                            bot_delay_maximum=settings.bot_delay_maximum, chat_length=settings.chat_length,
                            replacement_level=replacement,
-                           bot_levels=levels, off_turn_levels=frozenset(filter(acts_off_turn, levels)))
+                           bot_levels=levels, off_turn_levels=frozenset(filter(acts_off_turn, levels)),
+                           node=settings.node_id, node_url=settings.websocket_url if self.cluster is not None else "")
 
     def bot_level_available(self, level: str) -> bool:
         if level not in LEVELS:

@@ -123,16 +123,18 @@ class FrontDoor:
         if msg.protocol is not None and msg.protocol not in PROTOCOLS:
             raise ProtocolError("bad_protocol", version=PROTOCOL_VERSION)
         # A refused login leaves a signed-in connection its protocol and its lobby's scopes (lang: the error's).
-        kept = conn.protocol, conn.lobby_tables, conn.lobby_people
+        kept = conn.protocol, conn.lobby_tables, conn.lobby_people, conn.follows_lobby
         conn.protocol = msg.protocol or 1
         if msg.lobby_tables is not None:
             conn.lobby_tables = msg.lobby_tables
         if msg.lobby_people is not None:
             conn.lobby_people = msg.lobby_people
+        # A new login follows the lobby, unless it says otherwise (a client moving to its table's node).
+        conn.follows_lobby = msg.follow_lobby if isinstance(msg, Login) else True
         try:
             await self.sign_in(conn, msg)
         except ProtocolError:
-            conn.protocol, conn.lobby_tables, conn.lobby_people = kept
+            conn.protocol, conn.lobby_tables, conn.lobby_people, conn.follows_lobby = kept
             raise
 
     async def sign_in(self, conn: Connection, msg: Login | Register) -> None:
@@ -201,7 +203,8 @@ class FrontDoor:
         conn.send(replying(welcome, re))
         if first and not elsewhere:
             await room.lobby.presence(user, True)
-        room.lobby.send_snapshot(conn)
+        if conn.follows_lobby:
+            room.lobby.send_snapshot(conn)
         await room.moderator.signed_in(conn)  # the message of the day; a moderator's waiting reports
         metrics.PLAYERS_ONLINE.set(len(room.by_user))
 

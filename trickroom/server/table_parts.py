@@ -55,6 +55,7 @@ class Member:
     user: Message
     lang: str = "en"
     auto_pass: bool = True
+    conn: str | None = None  # the connection of their last watch, sit or resume (its id names its node)
 
 
 @dataclass(frozen=True)
@@ -100,6 +101,8 @@ class TableConfig:
     replacement_level: str = "random"  # plays for dropped players and on timeouts
     bot_levels: frozenset[str] = frozenset({"random"})  # the levels a host may seat
     off_turn_levels: frozenset[str] = frozenset()  # levels whose bots may act when the game does not wait for them
+    node: str = ""  # this node's id, the start of its connections' ids
+    node_url: str = ""  # its websocket address, told to players connected elsewhere ("": one node, nothing to tell)
 
 
 # Who hears an entry, and what saying it needs

@@ -21,7 +21,7 @@ from trickroom.narration import LANGUAGES, describe, refusal, titles, translate
 from trickroom.narration.advice import hint_text
 from trickroom.server import table_jobs as jobs
 from trickroom.server.errors import error_message
-from trickroom.server.messages import HintMessage, Invited, Left, UserSummary, ok
+from trickroom.server.messages import HintMessage, Invited, Left, TableNode, UserSummary, ok
 from trickroom.server.protocol import (
     Act,
     Ban,
@@ -149,12 +149,12 @@ def admit(state: TableState, request: Request, msg: Watch | Sit) -> None:
             state.seats[seat] = Seat(user=user, connected=True)
             state.invited.discard(uid)
             state.save()
-            state.members[uid] = Member(user, request.lang, request.auto_pass)
+            state.members[uid] = Member(user, request.lang, request.auto_pass, request.conn)
             state.table_event("sat", user, seat)
         else:
-            state.members[uid] = Member(user, request.lang, request.auto_pass)
+            state.members[uid] = Member(user, request.lang, request.auto_pass, request.conn)
     else:
-        state.members[uid] = Member(user, request.lang, request.auto_pass)
+        state.members[uid] = Member(user, request.lang, request.auto_pass, request.conn)
         if new_member:  # a moderator's watch is said as such: "A moderator is watching." (docs/moderation.md)
             state.table_event("moderator_watching" if request.moderator else "joined", user)
     reply = state.snapshot(state.members[uid])
@@ -162,6 +162,8 @@ def admit(state: TableState, request: Request, msg: Watch | Sit) -> None:
         reply["re"] = msg.id
     state.tell(uid, reply, request.conn)
     state.publish_listing()
+    if isinstance(msg, Sit):
+        tell_table_node(state, uid)
 
 
 def resume(state: TableState, request: Request, msg: Resume) -> None:
@@ -172,8 +174,9 @@ def resume(state: TableState, request: Request, msg: Resume) -> None:
     if watching_again:
         check_admission(state, user, None, False)
         state.table_event("joined", user)
-    member = (replace(state.members[uid], lang=request.lang, auto_pass=request.auto_pass) if uid in state.members
-              else Member(user, request.lang, request.auto_pass))
+    member = (replace(state.members[uid], lang=request.lang, auto_pass=request.auto_pass, conn=conn)
+              if uid in state.members
+              else Member(user, request.lang, request.auto_pass, request.conn))
     state.members[uid] = member
     missed = [entry for entry in state.journal if entry.seq > msg.after]
     if missed:
@@ -192,6 +195,21 @@ def resume(state: TableState, request: Request, msg: Resume) -> None:
         state.tell(uid, state.your_turn(seat, member.lang), conn)
     if watching_again:
         state.publish_listing()
+    if seat is not None:
+        tell_table_node(state, uid)
+
+
+def tell_table_node(state: TableState, uid: str) -> None:
+    """Tell a seated player connected to another node (their member's ``conn``) this table's node, so that a
+    client that moves there spares the match a crossing between nodes for every message: when they sit down or
+    come back to their seat (``resume``), after the answer, and again as each new hand begins while they are still
+    elsewhere (a client that could not move then). Spectators are not told: they come and go. One node tells
+    nobody."""
+    config, member = state.config, state.members.get(uid)
+    conn = member.conn if member is not None else None
+    if not config.node_url or conn is None or conn.partition("/")[0] == config.node:
+        return
+    state.tell(uid, TableNode(type="table_node", table=state.id, node=config.node, url=config.node_url), conn)
 
 
 def presence(state: TableState, user: Message, online: bool) -> None:

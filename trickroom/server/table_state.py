@@ -423,7 +423,12 @@ class TableState:
             self.record("event", event)
         if ends_a_hand(new_events):
             self.forget_old_hands()
-        if match.hands_done > hands_before and self.pause_requested and not match.is_over:
+        new_hand = match.hands_done > hands_before and not match.is_over
+        if new_hand:  # its players connected to other nodes may move to this one
+            for held in self.seats:
+                if held.user is not None:
+                    requests.tell_table_node(self, held.user["id"])
+        if new_hand and self.pause_requested:
             self.pause_requested = False
             self.status = PAUSED
             self.save()
