@@ -1,12 +1,14 @@
 """The terminal coming back after a drop: what it missed is said after "Back at the table.", a trick's worth as it
-came and more as one line that points to ``history``; and the lobby's count of tables in play leaves out the ones
-it lists. The room's messages are fed to the client directly (no socket)."""
+came and more as one line that points to ``history``; a quiet move to the table's node; and the lobby's count of
+tables in play leaves out the ones it lists. The room's messages are fed to the client directly (no socket)."""
 
 from __future__ import annotations
 
 import io
 import json
 from typing import Any
+
+import pytest
 
 from trickroom.terminal.catch_up import MISSED_SAID_AT_MOST
 from trickroom.terminal.console import Console
@@ -20,13 +22,23 @@ INFO = {"id": "t1", "name": "Evening", "game": "bura", "options": {"players": 2}
 
 
 class Recorder:
-    """Stands in for the websocket: keeps what the client sends."""
+    """Stands in for the websocket: keeps what the client sends; ``waiting``: frames it still holds to be read."""
 
-    def __init__(self) -> None:
+    def __init__(self, *waiting: dict[str, Any]) -> None:
         self.sent: list[dict[str, Any]] = []
+        self.waiting = [json.dumps(frame) for frame in waiting]
+        self.closed = False
 
     def send(self, frame: str) -> None:
         self.sent.append(json.loads(frame))
+
+    def recv(self, timeout: float | None = None) -> str:
+        if not self.waiting:
+            raise TimeoutError
+        return self.waiting.pop(0)
+
+    def close(self) -> None:
+        self.closed = True
 
 
 def snapshot(seq: int) -> dict[str, Any]:
@@ -125,3 +137,33 @@ def test_a_message_said_live_before_the_missed_ones_loses_none_of_them_and_is_no
     client.receive(said(9, missed=False))  # seen already
     client.receive(said(10, missed=False))
     assert lines(out)[-1] == "Sentence 10." and lines(out).count("Sentence 9.") == 0
+
+
+def test_told_its_table_s_node_it_moves_there_without_a_word_and_loses_nothing(monkeypatch: pytest.MonkeyPatch) -> None:
+    """``table_node``: a second connection to the table's node, a login there with the token and without the
+    lobby while the first stays open; at the welcome, what the first still holds is read (said once), the first
+    closes and the table is resumed after it. Nothing else is said: no "Back at the table."."""
+    out, first = io.StringIO(), Recorder(said(4, missed=False))
+    client = OnlineClient("ws://nowhere", "Tess", Console(io.StringIO(), out), "en", Style())
+    client.ws = first  # type: ignore[assignment]
+    client.receive({"type": "welcome", "user": {"id": "u1", "name": "Tess"}, "token": "k", "text": "Welcome."})
+    client.receive(snapshot(3))
+    second = Recorder()
+    opened: list[str] = []
+    monkeypatch.setattr("trickroom.terminal.nodes.connect", lambda url, **_: opened.append(url) or second)
+    out.truncate(0)
+    out.seek(0)
+    client.receive({"type": "table_node", "table": "t2", "node": "n2", "url": "ws://there"})
+    assert opened == []  # not the table we sit at
+    client.receive({"type": "table_node", "table": "t1", "node": "n2", "url": "ws://there"})
+    assert opened == ["ws://there"] and client.ws is second and not first.closed
+    client.receive({"type": "hello", "nodes": ["ws://nowhere", "ws://there"], "games": []})
+    assert second.sent[-1]["token"] == "k" and second.sent[-1]["follow_lobby"] is False
+    client.receive({"type": "welcome", "user": {"id": "u1", "name": "Tess"}, "token": "k", "tables": ["t1"]})
+    assert first.closed and [m["type"] for m in first.sent] == ["lobby"]  # (its "follow": false at the table)
+    assert second.sent[-1] == {"type": "resume", "table": "t1", "after": 4, "id": second.sent[-1]["id"]}
+    client.receive(said(4))  # the resume overlapping what the first connection still held
+    client.receive(snapshot(4))
+    assert lines(out) == ["Sentence 4."]
+    client.receive({"type": "table_node", "table": "t1", "node": "n3", "url": "ws://elsewhere"})
+    assert opened == ["ws://there"]  # followed once a minute at most

@@ -146,6 +146,37 @@ def test_moving_to_a_restarted_room_resumes_the_table(page: Any, room: ProcessSe
     assert "error" not in page.evaluate("window.trickroom.sounds.played")  # no error was said
 
 
+def test_told_its_table_s_node_the_page_moves_there_without_a_word(page: Any, room: ProcessServer) -> None:
+    """A node of several tells a player who sat down from another node where the table lives ("table_node"). The
+    message is handed to the page's handler as if it came from the room, naming this same room by another address
+    (a query string): the page opens a socket there beside the first one, logs in on it without the lobby, closes
+    the first and resumes the table. Nothing is said, and the game goes on."""
+    start_bura_against_a_random_bot(page, room, "Petra")
+    wait_until(page, lambda: my_turn(table_state(page)), "the first turn")
+    table = table_state(page)
+    assert table is not None
+    before = len(spoken(page))
+    there = f"ws://127.0.0.1:{room.port}/ws?node=n2"
+    page.evaluate("""([table, url]) => {
+      window.trickroom.net.onMessage({type: 'table_node', table, node: 'n2', url});
+    }""", [table["id"], there])
+    wait_until(page, lambda: page.evaluate("[window.trickroom.net.address, window.trickroom.net.leaving]") == [
+        there, None] and not page.evaluate("window.trickroom.state.switching"), "the move to the table's node")
+    wait_until(page, lambda: page.evaluate("window.trickroom.net.ws.readyState") == 1, "the new socket open")
+    assert not page.evaluate("window.trickroom.state.followingLobby")  # logged in without the lobby
+    # The game goes on: the turn (asked again after the resume) is played on the new socket.
+    wait_until(page, lambda: my_turn(table_state(page)), "my turn after the move")
+    play_one_turn(page)
+    said = [part for text in spoken(page)[before:] for part in sentences(text)]
+    assert not [line for line in said if re.search(r"server|Reconnect|Connection|Back at|Welcome", line)], said
+    assert page.locator("#conn-status").inner_text() == "Connected"
+    # The same message again within a minute is not followed (a wrong address cannot bounce the page around).
+    page.evaluate("""([table]) => {
+      window.trickroom.net.onMessage({type: 'table_node', table, node: 'n1', url: 'ws://127.0.0.1:1/ws'});
+    }""", [table["id"]])
+    assert page.evaluate("window.trickroom.net.address") == there
+
+
 def test_an_act_the_room_never_answered_is_played_after_reconnecting(page: Any, room: ProcessServer) -> None:
     """The room freezes (SIGSTOP) just as the player plays, then dies (SIGKILL): the act never arrived. Back on
     a restarted room, the page sends it again with its ``move``, and it is played, once, with no error.

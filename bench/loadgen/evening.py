@@ -18,6 +18,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from loadgen.deployment import Deployment, Server
+from loadgen.person import MOVED
 from loadgen.report import quantile
 from loadgen.world import Plan, Stats, raise_file_limit, run_process
 
@@ -224,7 +225,8 @@ def report(evening: Evening, plan: Plan, seconds: float) -> None:
           f"{' '.join(f'{x:.1f}' for x in evening.load[1])} after):")
     print(f"  people: {stats.players} playing ({stats.seated} sat down, {stats.acted} acted), "
           f"{stats.people - stats.players} only watching the lobby; signed in {counts['signed in']}, "
-          f"logged in again {counts['logged in again']} ({counts['drops']} dropped on purpose)")
+          f"logged in again {counts['logged in again']} ({counts['drops']} dropped on purpose); "
+          f"{MOVED} {counts[MOVED]}")
     print(f"  people's actions: {counts['actions']} ({counts['actions'] / whole:.1f} per second over the evening); "
           f"all actions (bots too): {evening.end.actions - evening.idle.actions:.0f}; matches finished "
           f"(per player) {counts['matches finished (per player)']}; chats {counts['table chats']} at tables, "

@@ -48,6 +48,7 @@ BURA = load_game("bura")  # its card points and the claim's target (the game's o
 BURA_SIZES = (2, 2, 2, 2, 3, 3, 3, 4, 4, 5, 6)  # players at a Bura table a host creates
 STALE = frozenset({"not_your_turn", "illegal", "finished", "moved_on"})  # refusals of an act the game overtook
 NO_REPLY_SECONDS = 30.0
+MOVED = "moved to their table's node"  # the count of people who followed a table_node
 
 # States
 OFFLINE, LOBBY, CHOOSING, SEATED, PLAYING, FINISHED = "offline", "lobby", "choosing", "seated", "playing", "finished"
@@ -98,6 +99,8 @@ class Person:
         self.uid = ""
         self.token: str | None = None
         self.resuming = False
+        self.moving = False  # moving to our table's node (not a drop: not counted as a reconnection)
+        self.leaving: Link | None = None  # while moving: the connection to leave once logged in on the table's node
         self.following = True  # hears the lobby's changes (protocol 2: not while a table is shown, as our clients)
         self.dropped_at = 0.0
         self.next_id = 0
@@ -175,14 +178,27 @@ class Person:
         self.world.loop.create_task(self.open())
 
     async def open(self) -> None:
+        opened: list[Link] = []
         try:
-            self.link = await open_link(self.url, lambda: None, self.on_text, self.on_close)
+            link = await open_link(self.url, lambda: None, self.on_text, lambda reason: self.on_close(reason, opened))
         except OSError as problem:
             self.world.stats.failures[f"connect: {type(problem).__name__}"] += 1
+            if self.moving:  # the table's node cannot be reached: stay where we are
+                self.stay()
+                return
             self.later(2.0, self.connect)
+            return
+        opened.append(link)
+        self.link = link
 
-    def on_close(self, reason: str) -> None:
-        if not self.world.running:
+    def stay(self) -> None:
+        """A move that failed: the connection we were leaving is ours again (the table's messages cross nodes)."""
+        if self.leaving is not None:
+            self.link = self.leaving
+        self.leaving, self.moving = None, False
+
+    def on_close(self, reason: str, opened: list[Link] | None = None) -> None:
+        if not self.world.running or (opened and opened[0] is not self.link):  # a connection we have left
             return
         self.world.stats.failures[reason[:40]] += 1
         if self.token is None:  # the room may hold the name of a guest whose sign-in it was still answering
@@ -210,6 +226,26 @@ class Person:
             self.link.drop()
         self.lost()
         self.later(self.rng.uniform(2.0, 8.0), self.connect)
+
+    def go_to(self, url: str) -> None:
+        """Move to the node of the table we sit at, as the web and terminal clients do: connect and log in there
+        while the old connection stays open (so that nobody at the table hears us leave), then close the old one
+        and resume. Loopback addresses only, and never the address we are on."""
+        if self.moving or url == self.url or not url.startswith(("ws://127.0.0.1:", "ws://localhost:")):
+            return
+        self.world.stats.counts[MOVED] += 1
+        self.url, self.moving, self.leaving = url, True, self.link
+        self.connect()
+
+    def moved(self) -> None:
+        """Logged in on the table's node: the old connection goes (what it was asked is answered by the resume)."""
+        old, self.leaving = self.leaving, None
+        if old is not None:
+            old.drop()
+        self.pending = {ident: entry for ident, entry in self.pending.items() if entry[0] == "login"}
+        self.acting_since = None
+        self.act_pending = False
+        self.resuming = True
 
     def on_text(self, data: bytes) -> None:
         stats = self.world.stats
@@ -282,11 +318,15 @@ class Person:
             self.log_in()
         elif kind == "reconnect":  # a node is stopping: go to the same address again (the room's others)
             self.drop()
+        elif kind == "table_node" and message.get("table") == self.table:
+            self.go_to(str(message.get("url")))
 
     def log_in(self) -> None:
         login: Message = {"type": "login", "protocol": PROTOCOL, "lobby_tables": LOBBY_TABLES,
                           "lobby_people": LOBBY_PEOPLE}
-        self.following = True  # a new connection follows the lobby
+        self.following = not self.moving  # a new connection follows the lobby, but one that moves to its table
+        if self.moving:
+            login["follow_lobby"] = False
         if self.token is not None:
             login["token"] = self.token
         else:
@@ -299,6 +339,11 @@ class Person:
             return
         if message.get("type") != "welcome":
             self.world.stats.failures[f"login: {message.get('code')}"] += 1
+            if self.moving:  # not logged in on the table's node: stay where we are
+                if self.link is not None:
+                    self.link.drop()
+                self.stay()
+                return
             if message.get("code") in ("name_taken", "bad_token"):  # start again as a new guest
                 self.token, self.name = None, self.name + "x"
             if self.link is not None:
@@ -307,7 +352,10 @@ class Person:
             self.later(5.0, self.connect)
             return
         self.uid, self.token = message["user"]["id"], message["token"]
-        self.world.stats.counts["signed in" if not self.resuming else "logged in again"] += 1
+        if self.moving:
+            self.moved()
+        else:
+            self.world.stats.counts["signed in" if not self.resuming else "logged in again"] += 1
         table = self.table
         if self.resuming and table is not None and table in message.get("tables", []):
             self.request({"type": "resume", "table": table, "after": self.last_seq}, self.on_resumed)
@@ -317,10 +365,12 @@ class Person:
 
     def on_resumed(self, message: Message) -> None:
         self.resuming = False
+        moved, self.moving = self.moving, False
         if message.get("type") != "snapshot":
             self.back_to_lobby()
             return
-        self.world.stats.reconnect_times.append(time.monotonic() - self.dropped_at)
+        if not moved:
+            self.world.stats.reconnect_times.append(time.monotonic() - self.dropped_at)
         self.follow_lobby(False)
         if self.status == "finished":
             self.later(self.rng.uniform(*self.world.plan.look), self.leave)

@@ -19,6 +19,7 @@ class CatchUp:
     after: int  # the seq the resume asked from
     live: set[int] = field(default_factory=set)  # the seqs that came live meanwhile
     missed: list[str] = field(default_factory=list)  # the missed sentences, held back
+    quiet: bool = False  # a move to the table's node, not a drop: "Back at the table." is not said
 
 
 def fresh(last_seq: dict[str, int], table: str, seq: int, catching: CatchUp | None, missed: bool) -> bool:

@@ -13,6 +13,9 @@ When the connection closes, the client goes on elsewhere (docs/protocol.md, "Sev
 listed, then ``hello.nodes``, then the address it started with; after a plain drop, the same address first. It
 logs in again with its session token and sends ``resume`` with the last table ``seq`` it saw: the missed
 messages are printed, journal messages seen already are not, and numbers jumping ahead after a move are fine.
+Told its table's node (``table_node``), it moves there without a word: it connects and logs in there while the
+old connection stays open (nobody at the table hears it leave), then reads what the old one still holds, closes
+it and resumes.
 ``stats [NAME]`` prints a player's games played and won and rating, one line per game. ``report NAME REASON``
 reports a player to the moderators (from a table, that table too), ``ignore NAME`` and ``unignore NAME`` stop and
 start hearing someone; a moderator has ``reports`` (the reports that wait) and ``mods TEXT`` (the moderators'
@@ -24,12 +27,11 @@ from __future__ import annotations
 import json
 import queue
 import threading
-import time
 from collections.abc import Sequence
 from typing import Any
 
 from babel.numbers import format_decimal
-from websockets.exceptions import ConnectionClosed, WebSocketException
+from websockets.exceptions import ConnectionClosed
 from websockets.sync.client import ClientConnection, connect
 
 from trickroom.narration import catalog, translate
@@ -37,6 +39,7 @@ from trickroom.narration.names import grouped
 from trickroom.terminal.catch_up import CatchUp, fresh, said_now
 from trickroom.terminal.commands import Act, Empty, Info, Other, Problem, Quit, parse, unknown
 from trickroom.terminal.console import Console, printable
+from trickroom.terminal.nodes import NodeMoves
 from trickroom.terminal.online_games import FinishedGames
 from trickroom.terminal.render import Style, standings_line
 from trickroom.terminal.replay import ReplayMode
@@ -50,10 +53,9 @@ ONLINE_WORDS = ("tables", "join", "create", "start", "bot", "leave", "say", "sta
                 "ignore", "unignore", "reports", "mods")
 JOURNAL_TYPES = ("event", "table_event", "chat")  # table messages numbered by the table's journal
 SERVICE_RESTART = 1012  # websocket close code: the server is restarting or handing its tables over
-RECONNECT_SECONDS = 60.0  # how long to keep trying before giving up
 
 
-class OnlineClient(Session, FinishedGames):
+class OnlineClient(Session, FinishedGames, NodeMoves):
     def __init__(self, url: str, name: str | None, console: Console, lang: str, style: Style,
                  table: str | None = None, create: str | None = None, options: dict[str, Any] | None = None,
                  bots: str | None = None, hands: int = 0, hints: bool = False) -> None:
@@ -89,6 +91,8 @@ class OnlineClient(Session, FinishedGames):
         self.nodes: list[str] = []  # hello.nodes: every live node's address
         self.move_to: list[str] | None = None  # the room's "reconnect" addresses, until the connection closes
         self.resuming = False  # logged in again after a drop: resume tables instead of creating or joining
+        self.leaving: ClientConnection | None = None  # moving to our table's node: the connection to close after
+        self.table_node_followed: tuple[str, float] | None = None  # (table, monotonic time) of the last move
         # Tables resumed after a drop, until their snapshot ("Back at the table.", then say_missed); ``holding``:
         # the list a missed message being handled adds its sentences to.
         self.catching_up: dict[str, CatchUp] = {}
@@ -122,43 +126,18 @@ class OnlineClient(Session, FinishedGames):
         threading.Thread(target=self.read_lines, daemon=True, name="stdin").start()
         while True:
             try:
-                with self.ws:
-                    return self.loop(self.ws)
+                try:
+                    return self.loop()
+                finally:
+                    self.ws.close()
             except ConnectionClosed as closed:
+                self.leave_old()
                 code = closed.rcvd.code if closed.rcvd is not None else None
                 ws = self.reconnect(moving=self.move_to is not None or code == SERVICE_RESTART)
                 if ws is None:
                     self.say(say("closed", self.lang), remember=False)
                     return 1
                 self.ws = ws
-
-    def candidates(self, moving: bool) -> list[str]:
-        """The addresses to try in turn, without repeats."""
-        first = [*(self.move_to or [])] if moving else [self.address]
-        return list(dict.fromkeys([*first, *self.nodes, self.url]))
-
-    def reconnect(self, moving: bool) -> ClientConnection | None:
-        """Connect again (to another node when moving), pausing longer after each round of addresses."""
-        self.say(say("moving" if moving else "lost", self.lang), remember=False)
-        addresses = self.candidates(moving)
-        self.move_to = None
-        self.prompted = None  # the room asks again after the resume: show the prompt again
-        deadline = time.monotonic() + RECONNECT_SECONDS
-        pause = 0.0 if moving else 1.0
-        while time.monotonic() < deadline:
-            time.sleep(pause)
-            for index, address in enumerate(addresses):
-                if index:
-                    time.sleep(0.25)
-                try:
-                    ws = connect(address, open_timeout=5)
-                except (OSError, TimeoutError, WebSocketException, ValueError):
-                    continue
-                self.address = address
-                self.resuming = self.token is not None  # logged in before: log in again and resume
-                return ws
-            pause = min(5.0, max(0.5, pause * 2))
-        return None
 
     def read_lines(self) -> None:
         while True:
@@ -167,10 +146,11 @@ class OnlineClient(Session, FinishedGames):
             if line is None:
                 return
 
-    def loop(self, ws: ClientConnection) -> int:
+    def loop(self) -> int:
         while not self.done:
+            assert self.ws is not None
             try:
-                raw = ws.recv(timeout=POLL_SECONDS)
+                raw = self.ws.recv(timeout=POLL_SECONDS)
             except TimeoutError:
                 raw = None
             if raw is not None:
@@ -241,25 +221,27 @@ class OnlineClient(Session, FinishedGames):
     def on_hello(self, msg: Message) -> None:
         self.nodes = [n for n in msg.get("nodes") or [] if isinstance(n, str)]
         self.game_titles = {g["name"]: g.get("title") or {} for g in msg.get("games") or []}
-        who = {"token": self.token} if self.token and self.resuming else {"nickname": self.nickname}
+        again = self.resuming or self.leaving is not None
+        who: Message = {"token": self.token} if self.token and again else {"nickname": self.nickname}
+        if self.leaving is not None:  # moving to our table's node: the table stays, the lobby is not needed
+            who["follow_lobby"] = False
         self.send({"type": "login", **who, "lang": self.lang, "protocol": 3, "lobby_tables": "open",
                    "lobby_people": "auto"})
-
-    def on_reconnect(self, msg: Message) -> None:
-        """This node is stopping: the connection closes next, and the client moves to one of these."""
-        self.move_to = [n for n in msg.get("nodes") or [] if isinstance(n, str)]
 
     def on_welcome(self, msg: Message) -> None:
         self.people = None  # a new session: its first snapshot says whether the room is busy
         self.user_id = msg["user"]["id"]
         self.token = msg.get("token") or self.token
-        if self.resuming:
+        moved = self.leaving is not None
+        if moved:
+            self.leave_old()
+        if self.resuming or moved:
             self.resuming = False
             tables = dict.fromkeys([*(msg.get("tables") or []), *([self.table] if self.table else [])])
-            self.catching_up = {table: CatchUp(self.last_seq.get(table, 0)) for table in tables}
+            self.catching_up = {table: CatchUp(self.last_seq.get(table, 0), quiet=moved) for table in tables}
             for table in tables:
                 self.send({"type": "resume", "table": table, "after": self.last_seq.get(table, 0)})
-            if not tables:
+            if not tables and not moved:
                 self.say(say("reconnected", self.lang), remember=False)
             return
         self.say(msg.get("text", ""))
@@ -311,7 +293,8 @@ class OnlineClient(Session, FinishedGames):
             self.last_seq[self.table] = max(self.last_seq.get(self.table, 0), msg["seq"])
         catching = self.catching_up.pop(self.table, None)
         if catching is not None:
-            self.say(say("back_at_table", self.lang), remember=False)
+            if not catching.quiet:
+                self.say(say("back_at_table", self.lang), remember=False)
             self.say_missed(catching.missed)
         self.set_info(msg["info"])
         you = msg.get("you") or {}

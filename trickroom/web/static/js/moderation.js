@@ -14,7 +14,8 @@ const $ = (id) => document.getElementById(id);
 const DURATIONS = [10, 60, 60 * 24, 60 * 24 * 7, null]; // minutes; null: for good (a ban) or until lifted (a mute)
 let env = null; // { send, say, newId }
 const pending = new Set(); // ids of this dialog's requests: their replies (ok with a text, errors) are spoken
-const mod = { user: null, roles: [], reports: [] }; // the roles the room told this user of at sign-in
+// The roles the room told this user of at sign-in; welcomeSaid: whom, and what, the moderator's welcome last said.
+const mod = { user: null, roles: [], reports: [], welcomeSaid: null };
 
 export function initModeration(options) {
   env = options;
@@ -304,10 +305,14 @@ function showReports(reports) {
 }
 
 export const moderationHandlers = {
+  // Sent after every login, as the message of the day: said again only when it says something new.
   moderator(m) {
     mod.user = state.user?.id || null;
     mod.roles = m.roles || [];
     mod.reports = m.reports || [];
+    const said = `${mod.user}|${m.text}`;
+    if (mod.welcomeSaid === said) return;
+    mod.welcomeSaid = said;
     say(m.text);
   },
   report(m) {
@@ -332,7 +337,11 @@ export const moderationHandlers = {
   announcement(m) {
     say(m.text);
   },
+  // Sent after every login: said once per page while it stays the same (a reconnection or a move to our table's
+  // node does not repeat it).
   motd(m) {
+    if (state.motdSaid === m.message) return;
+    state.motdSaid = m.message;
     say(m.text);
   },
   muted(m) {

@@ -5,6 +5,11 @@
 // logged in for a while, code 4408; the client reconnects at once and says nothing) or "retrying" (another try
 // failed).
 //
+// A quiet move (the room's "table_node": the table we sit at is held by another node): a socket is opened there
+// while this one stays open, so that nobody at the table hears us leave; once open it becomes the socket (status
+// "switched": the app logs in on it) and the old one is closed after the login (finishMove). If the new socket
+// cannot open, nothing changes.
+//
 // Where to reconnect: a room may run on several nodes (docs/protocol.md, "Several nodes"). The addresses tried,
 // in turn, are those of the room's "reconnect" message when moving (then the page's own origin, which behind a
 // load balancer reaches any live node); after a plain drop, the address just lost first, then every node of
@@ -32,6 +37,7 @@ export class Net {
     this.moving = false; // this round of tries follows a node's "reconnect" (or close code 1012)
     this.quiet = false; // this round follows a quiet close (4401, 4408): the next socket is a fresh start
     this.candidates = [];
+    this.leaving = null; // during a quiet move: the old socket, closed once logged in on the new one
   }
 
   originAddress() {
@@ -83,24 +89,62 @@ export class Net {
       clearInterval(this.pingTimer);
       this.pingTimer = setInterval(() => this.send({ type: "ping" }), PING_EVERY_MS);
     });
-    ws.addEventListener("message", (event) => {
-      let message;
-      try {
-        message = JSON.parse(event.data);
-      } catch {
-        return;
-      }
-      if (message && message.type === "batch" && Array.isArray(message.messages)) {
-        // Protocol 3: one table step's messages in one frame, in order.
-        for (const part of message.messages) this.onMessage(part);
-      } else {
-        this.onMessage(message);
-      }
-    });
+    ws.addEventListener("message", (event) => this.receive(event));
     ws.addEventListener("close", (event) => {
       if (this.ws !== ws) return;
       this.scheduleRetry(event);
     });
+  }
+
+  receive(event) {
+    let message;
+    try {
+      message = JSON.parse(event.data);
+    } catch {
+      return;
+    }
+    if (message && message.type === "batch" && Array.isArray(message.messages)) {
+      // Protocol 3: one table step's messages in one frame, in order.
+      for (const part of message.messages) this.onMessage(part);
+    } else {
+      this.onMessage(message);
+    }
+  }
+
+  // The room's "table_node": open a socket to ``address`` beside this one (see the top of this file).
+  moveQuietly(address) {
+    if (this.leaving || !this.open || address === this.address) return;
+    if (location.protocol === "https:" && !address.startsWith("wss:")) return;
+    let ws;
+    try {
+      ws = new WebSocket(address);
+    } catch {
+      return;
+    }
+    const old = this.ws;
+    ws.addEventListener("open", () => {
+      if (this.ws !== old || !this.open) {
+        ws.close(); // the old socket dropped meanwhile: its own reconnection goes on
+        return;
+      }
+      this.leaving = old;
+      this.ws = ws;
+      this.address = address;
+      this.onStatus("switched", { wasOpen: true, moved: false });
+    });
+    ws.addEventListener("message", (event) => this.receive(event));
+    ws.addEventListener("close", (event) => {
+      if (this.ws !== ws) return; // it never opened: the move did not happen
+      this.finishMove(); // it closed before the login there: the old one goes too, and a reconnection follows
+      this.scheduleRetry(event);
+    });
+  }
+
+  // Logged in on the new node: the old socket closes (the tables' resume covers what it still carried).
+  finishMove() {
+    const old = this.leaving;
+    this.leaving = null;
+    if (old) old.close();
   }
 
   scheduleRetry(event) {

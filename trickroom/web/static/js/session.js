@@ -9,11 +9,18 @@ import { net, speech } from "./services.js";
 import { LOBBY_PEOPLE, lobbyScope, newId, saveToken, state } from "./state.js";
 
 const $ = (id) => document.getElementById(id);
+const TABLE_NODE_EVERY_MS = 60000;
 
 // A plain drop says "Connection lost. Reconnecting." and, once back, "Reconnected."; a move to another node
 // (the room's "reconnect", or a restart) is no error: "Moving to another server…", then "Back at the table." when
 // the table's snapshot has come (the missed messages are spoken before it).
 export function onStatus(status, { wasOpen, moved }) {
+  if (status === "switched") {
+    // A quiet move to the node of our table (net.js): nothing is said; the login on the new socket follows its hello.
+    state.switching = true;
+    return;
+  }
+  state.switching = false; // (a move whose new socket closed before the login there ends as a drop)
   state.connection = status === "open" ? "online" : "offline";
   renderConnStatus();
   if (status === "open") {
@@ -71,19 +78,25 @@ export const sessionHandlers = {
     const first = !state.hello;
     state.hello = m;
     net.setNodes(m.nodes);
-    if (state.token) login({ token: state.token });
+    // A quiet move to our table's node: no lobby (the table stays on screen), as the table's screen asks anyway.
+    if (state.token) login(state.switching ? { token: state.token, follow_lobby: false } : { token: state.token });
     else show("signin", { focus: first });
   },
   welcome(m) {
     state.user = m.user;
-    state.followingLobby = true; // a new login follows the lobby (its snapshot comes next)
+    state.followingLobby = !state.switching; // a new login follows the lobby (its snapshot comes next)
     state.roomPrefs = m.preferences || {};
     state.token = m.token;
     saveToken(m.token);
     if (m.preferences?.lang !== lang()) net.send({ type: "preferences", lang: lang() });
     const tables = new Set(m.tables || []);
     if (state.table) tables.add(state.table.id);
-    if (state.moving) {
+    const switched = state.switching;
+    if (switched) {
+      net.finishMove(); // the old socket closes; the resumes below bring what it did not deliver
+      state.switching = false;
+      for (const id of tables) state.quietResumes.add(id);
+    } else if (state.moving) {
       // Said when each table's snapshot arrives; with no table, at once.
       for (const id of tables) state.movedTables.add(id);
       if (!tables.size) speech.say(t("speech.moved_lobby"), { channel: "system", assertive: true, always: true });
@@ -93,7 +106,7 @@ export const sessionHandlers = {
     for (const id of tables) {
       const after = state.lastSeq[id] || 0;
       // After a page load (nothing seen yet) the missed messages go to the history unspoken (quiet).
-      const quiet = !state.reconnecting && !(id in state.lastSeq);
+      const quiet = !state.reconnecting && !switched && !(id in state.lastSeq);
       state.catchUp.set(id, { after, quiet, live: new Set(), missed: [] });
       const request = newId();
       state.pendingResumes.set(request, id);
@@ -101,13 +114,22 @@ export const sessionHandlers = {
     }
     const linked = replayFromLink();
     if (linked && !state.replay) openReplay(linked); // a shared link: the replay, for whoever may see it
-    if (!state.table && !state.replay) show("lobby", { focus: !state.reconnecting });
+    if (!state.table && !state.replay) show("lobby", { focus: !state.reconnecting && !switched });
     state.reconnecting = false;
     state.moving = false;
   },
   // This node is stopping: the close that follows moves to another one (net.js); nothing to say yet.
   reconnect(m) {
     net.moveAway(m.nodes);
+  },
+  // The table we sit at is held by another node: move there quietly (net.js), at most once a minute per table,
+  // so that a misconfigured address cannot send us back and forth.
+  table_node(m) {
+    if (!state.table || state.table.id !== m.table || typeof m.url !== "string") return;
+    const last = state.tableNodeFollowed;
+    if (last && last.table === m.table && Date.now() - last.at < TABLE_NODE_EVERY_MS) return;
+    state.tableNodeFollowed = { table: m.table, at: Date.now() };
+    net.moveQuietly(m.url);
   },
   preferences(m) {
     if (m.preferences) state.roomPrefs = m.preferences;

@@ -82,6 +82,10 @@ export const state = {
   lastSeq: {}, // table id -> last journal seq received
   connection: "connecting", // the top bar's status: connecting, online, offline
   reconnecting: false,
+  switching: false, // a quiet move to our table's node: logging in on the new socket (net.js)
+  tableNodeFollowed: null, // the last "table_node" followed: {table, at}
+  quietResumes: new Set(), // tables resumed after a quiet move, until their snapshot
+  motdSaid: null, // the message of the day last said (said again only when it changes)
   moving: false, // the connection just opened is a move to another node (or the same one, restarted)
   movedTables: new Set(), // tables resumed after a move: "Back at the table." when their snapshot comes
   // Tables being resumed, until their snapshot: table id -> { after: the seq the resume asked from, quiet: after a

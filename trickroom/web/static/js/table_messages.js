@@ -87,7 +87,8 @@ export const tableMessageHandlers = {
     if (state.pendingAct?.table === m.table) net.send(state.pendingAct);
     if (state.pendingJoin?.table === m.table) state.pendingJoin = null;
     state.lastSeq[m.table] = Math.max(state.lastSeq[m.table] || 0, m.seq || 0);
-    state.turnSaid = null;
+    // A turn is said again after a reconnection, not after a quiet move to the table's node (heard just before).
+    if (!state.quietResumes.delete(m.table)) state.turnSaid = null;
     if (state.movedTables.delete(m.table)) {
       speech.say(t("speech.moved_back"), { channel: "system", assertive: true, always: true });
     }
