@@ -157,10 +157,12 @@ def test_told_its_table_s_node_it_moves_there_without_a_word_and_loses_nothing(m
     assert opened == []  # not the table we sit at
     client.receive({"type": "table_node", "table": "t1", "node": "n2", "url": "ws://there"})
     assert opened == ["ws://there"] and client.ws is second and not first.closed
+    client.send({"type": "chat", "table": "t1", "message": "hi"})  # typed meanwhile: on the one logged in
     client.receive({"type": "hello", "nodes": ["ws://nowhere", "ws://there"], "games": []})
     assert second.sent[-1]["token"] == "k" and second.sent[-1]["follow_lobby"] is False
+    assert [m["type"] for m in second.sent] == ["login"] and first.sent[-1]["message"] == "hi"
     client.receive({"type": "welcome", "user": {"id": "u1", "name": "Tess"}, "token": "k", "tables": ["t1"]})
-    assert first.closed and [m["type"] for m in first.sent] == ["lobby"]  # (its "follow": false at the table)
+    assert first.closed and [m["type"] for m in first.sent] == ["lobby", "chat"]  # ("follow": false at the table)
     assert second.sent[-1] == {"type": "resume", "table": "t1", "after": 4, "id": second.sent[-1]["id"]}
     client.receive(said(4))  # the resume overlapping what the first connection still held
     client.receive(snapshot(4))

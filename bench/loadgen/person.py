@@ -151,7 +151,9 @@ class Person:
         return self.rng.uniform(low, high)
 
     def send(self, message: Message) -> bool:
-        return self.link is not None and self.link.send(json.dumps(message))
+        """While moving to the table's node, everything but the login goes on the old link, still logged in."""
+        link = self.leaving if self.leaving is not None and message.get("type") != "login" else self.link
+        return link is not None and link.send(json.dumps(message))
 
     def request(self, message: Message, on_reply: Reply) -> None:
         self.next_id += 1

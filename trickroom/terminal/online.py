@@ -167,9 +167,12 @@ class OnlineClient(Session, FinishedGames, NodeMoves):
         return 0
 
     def send(self, message: Message) -> int:
-        assert self.ws is not None
+        """Sent on the connection; while moving to the table's node, everything but the login goes on the old
+        connection, still logged in, until the welcome there."""
+        ws = self.leaving if self.leaving is not None and message.get("type") != "login" else self.ws
+        assert ws is not None
         self.next_id += 1
-        self.ws.send(json.dumps({**message, "id": self.next_id}))
+        ws.send(json.dumps({**message, "id": self.next_id}))
         return self.next_id
 
     # What the room says

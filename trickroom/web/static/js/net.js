@@ -176,9 +176,11 @@ export class Net {
     return this.ws !== null && this.ws.readyState === WebSocket.OPEN;
   }
 
+  // During a quiet move, everything but the login goes on the old socket, still logged in, until finishMove.
   send(message) {
-    if (!this.open) return false;
-    this.ws.send(JSON.stringify(message));
+    const ws = this.leaving && message.type !== "login" ? this.leaving : this.ws;
+    if (ws === null || ws.readyState !== WebSocket.OPEN) return false;
+    ws.send(JSON.stringify(message));
     return true;
   }
 
