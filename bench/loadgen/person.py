@@ -7,7 +7,8 @@ waiting 15 to 30 s. At the table the person thinks 1.5 to 8 s (``Plan.think``) b
 announcement pause included (every seat answers it, as the room asks: ``pass``, or ``announce`` with a
 combination), claims in Bura once their tricks hold 31 points, says something in the table chat now and then,
 and leaves when the match ends, back to the lobby to sit elsewhere. A few drop their connection once during
-play and come back (log in with the token, ``resume``). A few others only watch the lobby and chat.
+play and come back (log in with the token, ``resume``). A few others only watch the lobby and chat. Told the node
+of their table (``table_node``, with several nodes), a person moves there as our clients do (``go_to``).
 
 Lobby messages are read loosely (``lobby_changes``): the per-change messages of protocol 1 (``table_listed``,
 ``table_unlisted``, ``presence``) and any batch that carries table entries (``lobby_update`` or another
@@ -101,6 +102,7 @@ class Person:
         self.resuming = False
         self.moving = False  # moving to our table's node (not a drop: not counted as a reconnection)
         self.leaving: Link | None = None  # while moving: the connection to leave once logged in on the table's node
+        self.left_url = url  # while moving: the address of that connection
         self.following = True  # hears the lobby's changes (protocol 2: not while a table is shown, as our clients)
         self.dropped_at = 0.0
         self.next_id = 0
@@ -197,7 +199,7 @@ class Person:
         """A move that failed: the connection we were leaving is ours again (the table's messages cross nodes)."""
         if self.leaving is not None:
             self.link = self.leaving
-        self.leaving, self.moving = None, False
+        self.url, self.leaving, self.moving = self.left_url, None, False
 
     def on_close(self, reason: str, opened: list[Link] | None = None) -> None:
         if not self.world.running or (opened and opened[0] is not self.link):  # a connection we have left
@@ -236,7 +238,7 @@ class Person:
         if self.moving or url == self.url or not url.startswith(("ws://127.0.0.1:", "ws://localhost:")):
             return
         self.world.stats.counts[MOVED] += 1
-        self.url, self.moving, self.leaving = url, True, self.link
+        self.left_url, self.url, self.moving, self.leaving = self.url, url, True, self.link
         self.connect()
 
     def moved(self) -> None:
