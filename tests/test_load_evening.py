@@ -17,7 +17,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "bench"))
 
 from loadgen.deployment import Deployment
 from loadgen.evening import Sample, step_quantile
-from loadgen.person import STALE, lobby_changes
+from loadgen.lobby_messages import lobby_changes
+from loadgen.person import STALE
 from loadgen.world import Plan, World, evening
 
 

@@ -10,10 +10,8 @@ and leaves when the match ends, back to the lobby to sit elsewhere. A few drop t
 play and come back (log in with the token, ``resume``). A few others only watch the lobby and chat. Told the node
 of their table (``table_node``, with several nodes), a person moves there as our clients do (``go_to``).
 
-Lobby messages are read loosely (``lobby_changes``): the per-change messages of protocol 1 (``table_listed``,
-``table_unlisted``, ``presence``) and any batch that carries table entries (``lobby_update`` or another
-``lobby*`` type). Only the lobby watchers decode them; everyone else counts them and moves on, which keeps the
-generator cheap (the server's cost of sending them is the same).
+Lobby messages are read loosely (``loadgen.lobby_messages``). Only the lobby watchers decode them; everyone else
+counts them and moves on, which keeps the generator cheap (the server's cost of sending them is the same).
 """
 
 from __future__ import annotations
@@ -25,6 +23,7 @@ import time
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
+from loadgen.lobby_messages import is_lobby_type, lobby_changes
 from loadgen.wsconn import open_link
 from trickroom.games import load_game
 
@@ -44,7 +43,6 @@ LOBBY_TABLES = "open"
 # Who they list (--lobby-people): "auto" (everyone while the room is small, their count in a busy room, as the web and
 # terminal clients ask since the eighth session) or "all".
 LOBBY_PEOPLE = "auto"
-LOBBY_TYPES = frozenset({"lobby", "presence", "table_listed", "table_unlisted", "private", "invited"})
 BURA = load_game("bura")  # its card points and the claim's target (the game's own rules, not a copy)
 BURA_SIZES = (2, 2, 2, 2, 3, 3, 3, 4, 4, 5, 6)  # players at a Bura table a host creates
 STALE = frozenset({"not_your_turn", "illegal", "finished", "moved_on"})  # refusals of an act the game overtook
@@ -53,40 +51,6 @@ MOVED = "moved to their table's node"  # the count of people who followed a tabl
 
 # States
 OFFLINE, LOBBY, CHOOSING, SEATED, PLAYING, FINISHED = "offline", "lobby", "choosing", "seated", "playing", "finished"
-
-
-def is_lobby_type(kind: str) -> bool:
-    return kind in LOBBY_TYPES or kind.startswith("lobby")
-
-
-def lobby_changes(message: Any) -> tuple[list[Message], list[str]]:
-    """Table entries listed and table ids unlisted anywhere in a lobby message, whatever its shape: a
-    ``table_listed`` (``entry``), a ``table_unlisted`` (``id``), a full ``lobby`` (``tables``) or a batch of
-    such changes (a list of them under any key, or ``removed``/``unlisted`` lists of ids)."""
-    listed: list[Message] = []
-    removed: list[str] = []
-
-    def walk(node: Any) -> None:
-        if isinstance(node, list):
-            for item in node:
-                walk(item)
-        elif isinstance(node, dict):
-            if "seats" in node and "game" in node and isinstance(node.get("id"), str):
-                listed.append(node)
-                return
-            kind = str(node.get("type") or node.get("kind") or "")
-            if "unlisted" in kind or kind in ("removed", "remove", "closed"):
-                ident = node.get("id", node.get("table"))
-                if isinstance(ident, str):
-                    removed.append(ident)
-            for key, value in node.items():
-                if key in ("removed", "unlisted") and isinstance(value, list):
-                    removed.extend(item for item in value if isinstance(item, str))
-                elif isinstance(value, list | dict):
-                    walk(value)
-
-    walk(message)
-    return listed, removed
 
 
 class Person:
