@@ -169,25 +169,24 @@ class Roamer:
                 last_error = exc
                 self.dead.add(url)
                 continue
-            welcome = client.request(type="login", token=self.token)
-            assert welcome["type"] == "welcome", welcome
-            assert self.table in welcome["tables"], welcome
-            self.client.close()
-            self.client, self.current = client, url
+            self._take(client, url)
             self.reconnects += 1
-            client.send(type="resume", table=self.table, after=self.last_seq)
             return
         raise ConnectionError(f"no node to reconnect to: {last_error}")
 
     def _move(self, url: str) -> None:
         """To the table's node, as our clients go: logged in there before the first connection closes (so that
         nobody hears us leave), then the table resumed after the last message seen."""
-        client = Client(url)
-        welcome = client.request(type="login", token=self.token, follow_lobby=False)
+        self._take(Client(url), url, follow_lobby=False)
+        self.moves.append(url)
+
+    def _take(self, client: Client, url: str, **login: Any) -> None:
+        """Log in on ``client`` (at ``url``) with the token, close the connection played on so far (what it still
+        held comes again with the resume) and resume the table after the last message seen."""
+        welcome = client.request(type="login", token=self.token, **login)
         assert welcome["type"] == "welcome" and self.table in welcome["tables"], welcome
         old, self.client, self.current = self.client, client, url
-        old.close()  # what it still held comes again with the resume
-        self.moves.append(url)
+        old.close()
         client.send(type="resume", table=self.table, after=self.last_seq)
 
     def _run(self) -> None:
