@@ -134,6 +134,8 @@ def admit(state: TableState, request: Request, msg: Watch | Sit) -> None:
     user, uid = request.user, request.user["id"]
     check_admission(state, user, msg.password, request.password_ok, request.moderator and isinstance(msg, Watch))
     new_member = uid not in state.members
+    # (A refused request leaves the state as it was: the member is theirs only if the step goes through.)
+    state.members[uid] = Member(user, request.lang, request.auto_pass, request.conn)
     if isinstance(msg, Sit):
         seat = msg.seat
         if not 0 <= seat < len(state.seats):
@@ -149,14 +151,9 @@ def admit(state: TableState, request: Request, msg: Watch | Sit) -> None:
             state.seats[seat] = Seat(user=user, connected=True)
             state.invited.discard(uid)
             state.save()
-            state.members[uid] = Member(user, request.lang, request.auto_pass, request.conn)
             state.table_event("sat", user, seat)
-        else:
-            state.members[uid] = Member(user, request.lang, request.auto_pass, request.conn)
-    else:
-        state.members[uid] = Member(user, request.lang, request.auto_pass, request.conn)
-        if new_member:  # a moderator's watch is said as such: "A moderator is watching." (docs/moderation.md)
-            state.table_event("moderator_watching" if request.moderator else "joined", user)
+    elif new_member:  # a moderator's watch is said as such: "A moderator is watching." (docs/moderation.md)
+        state.table_event("moderator_watching" if request.moderator else "joined", user)
     reply = state.snapshot(state.members[uid])
     if msg.id is not None:
         reply["re"] = msg.id
