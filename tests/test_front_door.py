@@ -7,6 +7,7 @@ The limiters run on a fake clock (``room.door.logins.clock``): no test waits for
 
 from __future__ import annotations
 
+import datetime as dt
 import itertools
 import re
 import sqlite3
@@ -21,6 +22,7 @@ from server_helpers import Client, ThreadServer
 import trickroom.server.sessions as sessions
 from trickroom.server.accounts import token_digest
 from trickroom.server.limits import FakeClock
+from trickroom.server.names import name_key
 
 
 @pytest.fixture
@@ -130,6 +132,45 @@ def test_sessions_made_before_hashing_still_work_and_are_kept_hashed(tmp_path: P
         assert keys == [("olga", "Olga")]
     finally:
         server.stop()
+
+
+def test_a_token_opens_no_door_that_a_ban_has_closed(room: ThreadServer, tmp_path: Path, made: list[Client]) -> None:
+    """A token login reads the session, its account and the bans in one trip: each of them still decides."""
+    account = registered(room, made, "Tatiana", "secret-tt")
+    gleb, vera = keep(made, Client(room.url)), keep(made, Client(room.url))
+    gleb.login_guest("Gleb")
+    vera.login_guest("Vera")
+    with sqlite3.connect(tmp_path / "door.sqlite3") as db:
+        for kind, value in (("account", account.user["id"]), ("name", name_key("Gleb"))):
+            db.execute("INSERT INTO room_bans (kind, value, label, created_by, created_at) "
+                       "VALUES (?, ?, ?, 'operator:test', '2026-01-01 00:00:00')", (kind, value, value))
+    for banned in (account, gleb):
+        assert keep(made, Client(room.url)).request(type="login", token=banned.token)["code"] == "room_banned"
+    assert keep(made, Client(room.url)).request(type="login", token=vera.token)["user"]["name"] == "Vera"
+    assert keep(made, Client(room.url)).request(type="login", token="not-a-token")["code"] == "bad_token"
+
+
+def test_a_guests_token_login_holds_the_session_only_when_its_last_hold_is_old(room: ThreadServer, tmp_path: Path,
+                                                                               made: list[Client]) -> None:
+    """A client moving to its table's node logs in again seconds after the last hold: no write then. A guest back
+    after a long while has their session held anew, as every minute while they are online."""
+    hanna = keep(made, Client(room.url))
+    hanna.login_guest("Hanna")
+    path = tmp_path / "door.sqlite3"
+
+    def expires() -> dt.datetime:
+        with sqlite3.connect(path) as db:
+            (value,) = db.execute("SELECT expires_at FROM sessions WHERE name = 'Hanna'").fetchone()
+        return dt.datetime.fromisoformat(value)
+
+    held = expires()
+    assert keep(made, Client(room.url)).request(type="login", token=hanna.token)["type"] == "welcome"
+    assert expires() == held  # held within the last beat: left as it was
+    soon = dt.datetime.now(dt.UTC).replace(tzinfo=None) + dt.timedelta(minutes=5)
+    with sqlite3.connect(path) as db:
+        db.execute("UPDATE sessions SET expires_at = ? WHERE name = 'Hanna'", (soon.isoformat(sep=" "),))
+    assert keep(made, Client(room.url)).request(type="login", token=hanna.token)["type"] == "welcome"
+    assert expires() > soon + dt.timedelta(minutes=20)  # held again: guest_hold_minutes from now
 
 
 # Login limits

@@ -127,7 +127,7 @@ async def _users_listed() -> list[set[str]]:
     try:
         await cluster.heartbeat(users)  # the first beat writes the list
         seen.append(set(await cluster.online()))
-        await cluster.add_user({"id": "u2", "name": "Boris"}, "ru")  # u2 comes; the list now holds more than `here`
+        await cluster.arrive({"id": "u2", "name": "Boris"}, "ru")  # u2 comes; the list now holds more than `here`
         await cluster.heartbeat(users, rewrite=False)  # renewed, not rewritten
         seen.append(set(await cluster.online()))
         seen.append({str(len(asked))})
@@ -172,6 +172,36 @@ async def _a_user_on_one_node_then_two() -> tuple[list[Any], list[Any], list[dic
         await until(lambda: "user:u2" in a.bus._alone)
         alone.append("user:u2" in a.bus._alone)
         return a.heard, b.heard, [first, last], alone
+
+
+async def _online_elsewhere() -> list[bool]:
+    import redis.asyncio as redis
+
+    client, prefix = redis.from_url(REDIS), f"trickroom-test-{secrets.token_hex(4)}:"
+    one = Cluster(client, prefix, "n1", "ws://127.0.0.1:1/ws", ttl=30)
+    two = Cluster(client, prefix, "n2", "ws://127.0.0.1:2/ws", ttl=30)
+    anna = {"id": "u1", "name": "Anna"}
+    try:
+        await one.heartbeat(dict)
+        answers = [await one.arrive(anna, "en")]  # nowhere else yet
+        await two.heartbeat(dict)  # a node that n1 has not seen: asked in a second trip
+        answers.append(await two.arrive(anna, "en"))
+        answers.append(await one.arrive(anna, "en"))  # n1 learns of n2 (a second trip again)
+        answers.append(await one.leave("u1"))  # still on n2 (n2 known to n1 now: asked in the first trip)
+        answers.append(await two.leave("u1"))  # gone from n1 too
+        await one.arrive(anna, "en")
+        await client.hset(prefix + "nodes", "n1", pack({"url": "", "until": 0}))  # n1 died: its list counts no more
+        answers.append(await two.arrive(anna, "en"))
+        return answers
+    finally:
+        for key in await client.keys(prefix + "*"):
+            await client.delete(key)
+        await client.aclose()
+
+
+def test_whether_a_user_is_online_on_another_live_node() -> None:
+    need_service(available(_redis_ping()), f"Redis is not reachable at {REDIS}")
+    assert asyncio.run(_online_elsewhere()) == [False, True, True, True, False, False]
 
 
 def test_a_user_on_this_node_alone_is_told_in_process_and_through_redis_while_on_two() -> None:

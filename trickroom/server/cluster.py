@@ -33,6 +33,7 @@ class Cluster:
         self.node_id = node_id
         self.url = url
         self.ttl = ttl
+        self._others: list[str] = []  # the other live nodes, as last read (who is online elsewhere asks them)
 
     def key(self, name: str) -> str:
         return self.prefix + name
@@ -42,7 +43,7 @@ class Cluster:
         """Announce this node alive for ``ttl`` seconds more, and its list of users with it. A draining node
         (stopping) still counts its users online for the ttl but is no longer offered to clients.
 
-        The list is kept up to date as people come and go (:meth:`add_user`, :meth:`remove_user`); ``rewrite``
+        The list is kept up to date as people come and go (:meth:`arrive`, :meth:`leave`); ``rewrite``
         writes it anew from ``users()`` (who is connected here), the safety net for a change lost on the way. It
         is rewritten anyway if it expired (a late beat). Rewriting it at every beat cost each node a thousand
         entries a second at 3000 people (docs/performance.md, "Measured by sampling: three nodes, the writes, a
@@ -67,7 +68,9 @@ class Cluster:
 
     async def live_nodes(self) -> dict[str, Message]:
         """Node id -> {"url", "until", "draining"} of every live node (this one once it has a heartbeat)."""
-        raw = await self.redis.hgetall(self.key("nodes"))
+        return self._live(await self.redis.hgetall(self.key("nodes")))
+
+    def _live(self, raw: dict[Any, Any]) -> dict[str, Message]:
         now = time.time()
         return {_text(node): entry for node, value in raw.items() if (entry := unpack(value))["until"] > now}
 
@@ -83,19 +86,50 @@ class Cluster:
                 found.setdefault(_text(uid), unpack(value))
         return found
 
-    async def add_user(self, user: Message, lang: str) -> None:
+    async def arrive(self, user: Message, lang: str) -> bool:
+        """Count ``user`` online on this node, and tell whether they were already online on another: one round
+        trip to Redis (a second one only when a node this one has not seen yet is alive). A move to a table's
+        node made four of them one after another on each side."""
         key = self.key(f"users:{self.node_id}")
-        await self.redis.hset(key, user["id"], pack({"user": user, "lang": lang}))
-        await self.redis.pexpire(key, int(self.ttl * 1000))
+        async with self.redis.pipeline(transaction=False) as pipe:
+            pipe.hset(key, user["id"], pack({"user": user, "lang": lang}))
+            pipe.pexpire(key, int(self.ttl * 1000))
+            asked = self._ask_elsewhere(pipe, user["id"])
+            replies = await pipe.execute()
+        return await self._elsewhere(user["id"], asked, replies[2:])
 
-    async def remove_user(self, uid: str) -> None:
-        await self.redis.hdel(self.key(f"users:{self.node_id}"), uid)
+    async def leave(self, uid: str) -> bool:
+        """Count ``uid`` no longer online on this node, and tell whether they are still online on another: one
+        round trip, as :meth:`arrive`."""
+        async with self.redis.pipeline(transaction=False) as pipe:
+            pipe.hdel(self.key(f"users:{self.node_id}"), uid)
+            asked = self._ask_elsewhere(pipe, uid)
+            replies = await pipe.execute()
+        return await self._elsewhere(uid, asked, replies[1:])
 
-    async def online_elsewhere(self, uid: str) -> bool:
-        for node in await self.live_nodes():
-            if node != self.node_id and await self.redis.hexists(self.key(f"users:{node}"), uid):
-                return True
-        return False
+    def _ask_elsewhere(self, pipe: Any, uid: str) -> list[str]:
+        """Queue on ``pipe`` the list of nodes and, for each other node seen alive the last time, whether ``uid``
+        is in its list of users; the nodes asked about."""
+        pipe.hgetall(self.key("nodes"))
+        for node in self._others:
+            pipe.hexists(self.key(f"users:{node}"), uid)
+        return list(self._others)
+
+    async def _elsewhere(self, uid: str, asked: list[str], replies: list[Any]) -> bool:
+        """From the replies to :meth:`_ask_elsewhere`: whether a live node other than this one lists ``uid``. A
+        node alive now that was not asked about (it started since) is asked in a second trip."""
+        others = [node for node in self._live(replies[0]) if node != self.node_id]
+        self._others = others
+        found = dict(zip(asked, replies[1:], strict=True))
+        if any(found.get(node) for node in others):
+            return True
+        unasked = [node for node in others if node not in found]
+        if not unasked:
+            return False
+        async with self.redis.pipeline(transaction=False) as pipe:
+            for node in unasked:
+                pipe.hexists(self.key(f"users:{node}"), uid)
+            return any(await pipe.execute())
 
     async def set_listing(self, table_id: str, listing: Message) -> None:
         await self.redis.hset(self.key("listings"), table_id, pack(listing))

@@ -48,7 +48,7 @@ from trickroom.server.frames import batch_frame
 from trickroom.server.hygiene import clean_name
 from trickroom.server.limits import Counters, GuessLimiter, Policy
 from trickroom.server.messages import Pong, PreferencesMessage, UserSummary, Welcome, ok
-from trickroom.server.moderation import Moderation
+from trickroom.server.moderation import Moderation, RoomBanRow
 from trickroom.server.names import name_key
 from trickroom.server.protocol import (
     PROTOCOL_VERSION,
@@ -63,12 +63,13 @@ from trickroom.server.protocol import (
     replying,
     user_summary,
 )
-from trickroom.server.rows import SessionRow, utcnow
-from trickroom.server.store import NameTaken
+from trickroom.server.rows import SessionRow, UserRow, utcnow
+from trickroom.server.store import NameTaken, Store
 
 if TYPE_CHECKING:
+    from sqlalchemy.orm import Session
+
     from trickroom.server.connection import Connection
-    from trickroom.server.moderation import RoomBanRow
     from trickroom.server.room import Room
 
 log = logging.getLogger("trickroom.sessions")
@@ -196,8 +197,7 @@ class FrontDoor:
         if first:
             await room.bus.subscribe(f"user:{uid}", self.user_handler(uid))
             if room.cluster is not None:
-                elsewhere = await room.cluster.online_elsewhere(uid)
-                await room.cluster.add_user(user, conn.lang)
+                elsewhere = await room.cluster.arrive(user, conn.lang)
         welcome = Welcome(type="welcome", user=cast(UserSummary, user), token=token, preferences=conn.preferences,
                           tables=room.tables_of(uid), text=translate("welcome", conn.lang, name=user["name"]))
         conn.send(replying(welcome, re))
@@ -225,8 +225,7 @@ class FrontDoor:
             if room.cluster is not None:
                 if room.ownership.draining:  # they are reconnecting to another node: they have not left the room
                     return
-                await room.cluster.remove_user(uid)
-                if await room.cluster.online_elsewhere(uid):
+                if await room.cluster.leave(uid):
                     return
             await room.lobby.presence(user, False)
         metrics.PLAYERS_ONLINE.set(len(room.by_user))
@@ -335,18 +334,31 @@ class FrontDoor:
 
     async def login_token(self, conn: Connection, token: str, re: Any) -> None:
         await self.check_limit("token", conn)
-        session = await self.store.session(token_digest(token))
-        row = None
-        if session is not None and not session.guest:
-            row = await self.store.user_by_id(int(session.user_id[1:]))
+        digest = token_digest(token)
+
+        def reads(s: Session) -> tuple[SessionRow | None, UserRow | None, RoomBanRow | None]:
+            """The sign-in's reads in one trip: the session, its account, a room ban on either or the address."""
+            session = Store.session_in(s, digest)
+            if session is None:
+                return None, None, None
+            row = None if session.guest else Store.user_by_id_in(s, int(session.user_id[1:]))
+            ban = self.moderation.ban_in(s, user_id=session.user_id, name=session.name if session.guest else None,
+                                         address=conn.address)
+            return session, row, ban
+
+        session, row, ban = await self.store.read(reads)
         if session is None or (not session.guest and (row is None or row.disabled_at is not None)):
             await self.count_failure("token", conn)
             raise ProtocolError("bad_token")
-        await self.check_room_ban(conn, user_id=session.user_id, name=session.name if session.guest else None)
+        self.refuse_banned(ban)
         user = user_summary(session.user_id, session.name, session.guest)
         prefs = dict(row.preferences or {}) if row is not None else dict(session.preferences or {})
-        if session.guest:
-            await self.store.hold_guest_sessions([session.token_hash], self.guest_hold_until())
+        # A guest's session is held while they are online (hold_guest_names, every hold_interval). One held within
+        # that interval (a client moving to its table's node, a reconnection) needs no write now: it is held as
+        # long as it would have been, and the next beat holds it again.
+        hold_until = self.guest_hold_until()
+        if session.guest and session.expires_at < hold_until - dt.timedelta(seconds=self.hold_interval):
+            await self.store.hold_guest_sessions([session.token_hash], hold_until)
         await self.attach_user(conn, user, token, prefs, re)
 
     async def new_session(self, user: Message, preferences: dict[str, Any]) -> str:
@@ -355,6 +367,11 @@ class FrontDoor:
         await self.store.add_session(SessionRow(token_hash=token_digest(token), user_id=user["id"], name=user["name"],
                                                 guest=user["guest"], preferences=preferences, expires_at=expires))
         return token
+
+    @property
+    def hold_interval(self) -> float:
+        """Seconds between two holds of the online guests' sessions (hold_guest_names)."""
+        return max(0.5, min(60.0, self.settings.guest_hold_minutes * 20))
 
     def guest_hold_until(self) -> dt.datetime:
         return utcnow() + dt.timedelta(minutes=self.settings.guest_hold_minutes)
@@ -407,10 +424,9 @@ class FrontDoor:
     async def hold_guest_names(self) -> None:
         """Every minute (or third of the hold, if shorter): push on the expiry of the sessions of the guests
         online here, and delete the sessions that have ended."""
-        interval = max(0.5, min(60.0, self.settings.guest_hold_minutes * 20))
         beats = 0
         while True:
-            await asyncio.sleep(interval)
+            await asyncio.sleep(self.hold_interval)
             try:
                 online = [c.session for conns in self.room.by_user.values() for c in conns
                           if c.session is not None and c.user is not None and c.user["guest"]]

@@ -324,7 +324,12 @@ class Store:
 
     async def user_by_id(self, user_id: int) -> UserRow | None:
         """The account of this number; None for a deleted one (its tombstone is no account to the room)."""
-        row = await self.read_row(UserRow, user_id)
+        return await self.read(lambda s: self.user_by_id_in(s, user_id))
+
+    @staticmethod
+    def user_by_id_in(s: Session, user_id: int) -> UserRow | None:
+        """:meth:`user_by_id`, read in ``s`` (a sign-in's reads share one trip)."""
+        row = s.get(UserRow, user_id)
         return None if row is None or row.deleted_at is not None else row
 
     async def add_session(self, row: SessionRow) -> None:
@@ -351,10 +356,14 @@ class Store:
         await self.write_core(insert_sessions)
 
     async def session(self, token_hash: str) -> SessionRow | None:
-        row = await self.read_row(SessionRow, token_hash)
-        if row is None or row.expires_at < utcnow():
-            return None
-        return row
+        """The session of this token digest; None if there is none or it has expired."""
+        return await self.read(lambda s: self.session_in(s, token_hash))
+
+    @staticmethod
+    def session_in(s: Session, token_hash: str) -> SessionRow | None:
+        """:meth:`session`, read in ``s`` (a sign-in's reads share one trip)."""
+        row = s.get(SessionRow, token_hash)
+        return None if row is None or row.expires_at < utcnow() else row
 
     async def drop_session(self, token_hash: str) -> None:
         await self.write_statement(delete(SessionRow).where(SessionRow.token_hash == token_hash))
