@@ -111,11 +111,21 @@ def test_an_intent_for_a_table_owned_here_stays_here_and_the_rest_cross_redis() 
     assert [m["n"] for m in at_b] == [2, 3]
 
 
-async def _users_listed() -> list[set[str]]:
+@contextlib.asynccontextmanager
+async def scratch_redis() -> AsyncIterator[tuple[Any, str]]:
+    """A Redis client and a fresh key prefix, whose keys are deleted afterwards."""
     import redis.asyncio as redis
 
     client, prefix = redis.from_url(REDIS), f"trickroom-test-{secrets.token_hex(4)}:"
-    cluster = Cluster(client, prefix, "n1", "ws://127.0.0.1:1/ws", ttl=30)
+    try:
+        yield client, prefix
+    finally:
+        for key in await client.keys(prefix + "*"):
+            await client.delete(key)
+        await client.aclose()
+
+
+async def _users_listed() -> list[set[str]]:
     here = {"u1": {"user": {"id": "u1", "name": "Anna"}, "lang": "en"}}
     asked: list[int] = []
 
@@ -124,7 +134,8 @@ async def _users_listed() -> list[set[str]]:
         return dict(here)
 
     seen: list[set[str]] = []
-    try:
+    async with scratch_redis() as (client, prefix):
+        cluster = Cluster(client, prefix, "n1", "ws://127.0.0.1:1/ws", ttl=30)
         await cluster.heartbeat(users)  # the first beat writes the list
         seen.append(set(await cluster.online()))
         await cluster.arrive({"id": "u2", "name": "Boris"}, "ru")  # u2 comes; the list now holds more than `here`
@@ -136,11 +147,7 @@ async def _users_listed() -> list[set[str]]:
         await client.delete(prefix + "users:n1")  # expired (a late beat): the next beat writes it anew
         await cluster.heartbeat(users, rewrite=False)
         seen.append(set(await cluster.online()))
-        return seen
-    finally:
-        for key in await client.keys(prefix + "*"):
-            await client.delete(key)
-        await client.aclose()
+    return seen
 
 
 def test_a_node_s_users_are_written_anew_only_when_asked_or_lost() -> None:
@@ -175,13 +182,10 @@ async def _a_user_on_one_node_then_two() -> tuple[list[Any], list[Any], list[dic
 
 
 async def _online_elsewhere() -> list[bool]:
-    import redis.asyncio as redis
-
-    client, prefix = redis.from_url(REDIS), f"trickroom-test-{secrets.token_hex(4)}:"
-    one = Cluster(client, prefix, "n1", "ws://127.0.0.1:1/ws", ttl=30)
-    two = Cluster(client, prefix, "n2", "ws://127.0.0.1:2/ws", ttl=30)
     anna = {"id": "u1", "name": "Anna"}
-    try:
+    async with scratch_redis() as (client, prefix):
+        one = Cluster(client, prefix, "n1", "ws://127.0.0.1:1/ws", ttl=30)
+        two = Cluster(client, prefix, "n2", "ws://127.0.0.1:2/ws", ttl=30)
         await one.heartbeat(dict)
         answers = [await one.arrive(anna, "en")]  # nowhere else yet
         await two.heartbeat(dict)  # a node that n1 has not seen: asked in a second trip
@@ -192,11 +196,7 @@ async def _online_elsewhere() -> list[bool]:
         await one.arrive(anna, "en")
         await client.hset(prefix + "nodes", "n1", pack({"url": "", "until": 0}))  # n1 died: its list counts no more
         answers.append(await two.arrive(anna, "en"))
-        return answers
-    finally:
-        for key in await client.keys(prefix + "*"):
-            await client.delete(key)
-        await client.aclose()
+    return answers
 
 
 def test_whether_a_user_is_online_on_another_live_node() -> None:
