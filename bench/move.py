@@ -1,10 +1,11 @@
 """What a player's move to their table's node costs the room: the two nodes' CPU per move.
 
-    .venv/bin/python bench/move.py [--players 200] [--rounds 6]
+    .venv/bin/python bench/move.py [--players 200] [--rounds 6] [--accounts]
 
 Starts two nodes sharing a fresh PostgreSQL schema and Redis key prefix (``bench/loadgen/deployment.py``). Each
-player signs in as a guest on node 2, creates a two-player Bura table there and sits down; the tables wait (nobody
-plays), so that what is measured is the move alone. Then, ``--rounds`` times, every player at once:
+player signs in as a guest (or registers an account: ``--accounts``) on node 2, creates a two-player Bura table
+there and sits down; the tables wait (nobody plays), so that what is measured is the move alone. Then,
+``--rounds`` times, every player at once:
 
 - *away*: a websocket to node 1, a login there with the token, the connection to node 2 closed (what a player
   whose connection lands on another node costs; not a move our clients make, but it puts them back where the
@@ -43,8 +44,9 @@ ids = itertools.count(1)
 class Player:
     """One guest: a websocket at a time, the token, the table and the last table ``seq`` seen."""
 
-    def __init__(self, number: int) -> None:
+    def __init__(self, number: int, account: bool) -> None:
         self.name = f"mover{number}"
+        self.account = account
         self.token = ""
         self.table = ""
         self.seq = 0
@@ -65,7 +67,11 @@ class Player:
 
     async def sit(self, url: str) -> None:
         self.ws = await websockets.connect(url, compression=None, max_size=None)
-        welcome = await self.request(self.ws, type="login", nickname=self.name, protocol=3)
+        if self.account:
+            welcome = await self.request(self.ws, type="register", username=self.name, password="moving-on-1",
+                                         protocol=3)
+        else:
+            welcome = await self.request(self.ws, type="login", nickname=self.name, protocol=3)
         self.token = welcome["token"]
         created = await self.request(self.ws, type="create", game="bura", options={"players": 2})
         self.table = created["table"]
@@ -120,6 +126,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--players", type=int, default=200, help="players moving at once (default 200)")
     parser.add_argument("--rounds", type=int, default=6, help="moves of each kind per player (default 6)")
+    parser.add_argument("--accounts", action="store_true", help="players with accounts (default: guests)")
     parser.add_argument("--postgres", default="postgresql://postgres@127.0.0.1:5432/test")
     parser.add_argument("--redis", default="redis://127.0.0.1:6379/12?max_connections=4000")
     parser.add_argument("--profile", metavar="PATH", help="run each node under cProfile, its statistics written to "
@@ -133,10 +140,11 @@ def main() -> None:
                             "login_address_free=1000000\nlogin_free_failures=1000000\n")
     try:
         deployment.start()
-        costs = asyncio.run(measure(deployment, [Player(n) for n in range(args.players)], args.rounds))
+        costs = asyncio.run(measure(deployment, [Player(n, args.accounts) for n in range(args.players)], args.rounds))
     finally:
         deployment.stop("move")
-    print(f"{args.players} players, {args.rounds} rounds, two nodes on PostgreSQL and Redis")
+    who = "accounts" if args.accounts else "guests"
+    print(f"{args.players} players ({who}), {args.rounds} rounds, two nodes on PostgreSQL and Redis")
     for kind in ("away", "to the table"):
         values = ", ".join(f"{v:.2f}" for v in costs[kind])
         print(f"  {kind:13} ms of the two nodes' CPU per move: median {statistics.median(costs[kind]):.2f} ({values})")

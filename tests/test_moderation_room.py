@@ -306,6 +306,22 @@ def test_every_moderator_action_lands_in_the_audit_log_and_admins_read_it(room: 
     assert said(guest(node.url, "Finn", "192.0.2.4"), type="motd") == "Message of the day: Be kind."
 
 
+def test_a_moderator_back_with_a_token_hears_the_reports_that_wait(room: Room) -> None:
+    """A login with a token reads the account's roles in its one trip to the database (a client moving to its
+    table's node logs in so): a moderator is welcomed as one, a player is not."""
+    node = room.node()
+    mod, player = moderator(room, node.url, "Ines"), register(node.url, "Ivo")
+    assert mod.wait(type="moderator")["roles"] == ["moderator"]
+    reporter = guest(node.url, "Ida", "192.0.2.3")
+    assert reporter.request(type="report", user="Ivo", reason="rude")["type"] == "reported"
+    back, other = Client(node.url), Client(node.url)
+    assert back.request(type="login", token=mod.token)["type"] == "welcome"
+    waiting = back.wait(type="moderator")
+    assert (waiting["roles"], waiting["text"]) == (["moderator"], "Moderator tools: F4. 1 report waits.")
+    assert other.request(type="login", token=player.token)["type"] == "welcome"
+    assert not [m for m in other.drain() if m["type"] == "moderator"]
+
+
 def test_a_moderator_whose_role_is_revoked_hears_no_more_reports(room: Room) -> None:
     """``trickroom admin revoke`` writes the database only (a single node has no channel from the command line):
     the room reads the roles again before it hands a report on, not at the moderator's next sign-in."""

@@ -241,7 +241,12 @@ class Moderation:
         return await self.store.write(change)
 
     async def roles_of(self, user_id: int) -> set[str]:
-        return set(await self.store.read_rows(select(RoleRow.role).where(RoleRow.user_id == user_id)))
+        return await self.store.read(lambda s: self.roles_in(s, user_id))
+
+    @staticmethod
+    def roles_in(s: Session, user_id: int) -> set[str]:
+        """:meth:`roles_of`, read in ``s`` (a sign-in's reads share one trip)."""
+        return set(s.execute(select(RoleRow.role).where(RoleRow.user_id == user_id)).scalars())
 
     async def role_holders(self) -> list[tuple[UserRow, RoleRow]]:
         """Every account with a role, and the role, by name."""

@@ -183,15 +183,18 @@ class ModeratorDesk:
 
     # Hooks the room calls
 
-    async def signed_in(self, conn: Connection) -> None:
-        """After the welcome: the message of the day; for a moderator, the reports that wait."""
+    async def signed_in(self, conn: Connection, roles_read: set[str] | None = None) -> None:
+        """After the welcome: the message of the day; for a moderator, the reports that wait. ``roles_read``: the
+        account's roles, if the sign-in read them already."""
         user = conn.user
         assert user is not None
         if self.motd:
             conn.send(Motd(type="motd", message=self.motd, text=translate("motd", conn.lang, message=self.motd)))
         if user["guest"]:
             return
-        roles = frozenset(await self.moderation.roles_of(int(user["id"][1:])))
+        if roles_read is None:
+            roles_read = await self.moderation.roles_of(int(user["id"][1:]))
+        roles = frozenset(roles_read)
         if not roles & MODERATOR_ROLES:
             self.moderators.pop(user["id"], None)
             return

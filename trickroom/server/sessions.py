@@ -183,7 +183,8 @@ class FrontDoor:
     # A user on this node's connections
 
     async def attach_user(self, conn: Connection, user: Message, token: str, preferences: dict[str, Any],
-                          re: Any = None) -> None:
+                          re: Any = None, roles: set[str] | None = None) -> None:
+        """``conn`` signed in as ``user`` (``roles``: an account's, if the sign-in read them already)."""
         room = self.room
         await self.detach_user(conn)
         conn.user, conn.session = user, token_digest(token)
@@ -205,7 +206,7 @@ class FrontDoor:
             await room.lobby.presence(user, True)
         if conn.follows_lobby:
             room.lobby.send_snapshot(conn)
-        await room.moderator.signed_in(conn)  # the message of the day; a moderator's waiting reports
+        await room.moderator.signed_in(conn, roles)  # the message of the day; a moderator's waiting reports
         metrics.PLAYERS_ONLINE.set(len(room.by_user))
 
     async def detach_user(self, conn: Connection) -> None:
@@ -336,17 +337,19 @@ class FrontDoor:
         await self.check_limit("token", conn)
         digest = token_digest(token)
 
-        def reads(s: Session) -> tuple[SessionRow | None, UserRow | None, RoomBanRow | None]:
-            """The sign-in's reads in one trip: the session, its account, a room ban on either or the address."""
+        def reads(s: Session) -> tuple[SessionRow | None, UserRow | None, RoomBanRow | None, set[str] | None]:
+            """The sign-in's reads in one trip: the session, its account and the account's roles, a room ban on
+            either or on the address."""
             session = Store.session_in(s, digest)
             if session is None:
-                return None, None, None
-            row = None if session.guest else Store.user_by_id_in(s, int(session.user_id[1:]))
+                return None, None, None, None
+            account = None if session.guest else int(session.user_id[1:])
+            row = None if account is None else Store.user_by_id_in(s, account)
             ban = self.moderation.ban_in(s, user_id=session.user_id, name=session.name if session.guest else None,
                                          address=conn.address)
-            return session, row, ban
+            return session, row, ban, None if row is None else Moderation.roles_in(s, row.id)
 
-        session, row, ban = await self.store.read(reads)
+        session, row, ban, roles = await self.store.read(reads)
         if session is None or (not session.guest and (row is None or row.disabled_at is not None)):
             await self.count_failure("token", conn)
             raise ProtocolError("bad_token")
@@ -359,7 +362,7 @@ class FrontDoor:
         hold_until = self.guest_hold_until()
         if session.guest and session.expires_at < hold_until - dt.timedelta(seconds=self.hold_interval):
             await self.store.hold_guest_sessions([session.token_hash], hold_until)
-        await self.attach_user(conn, user, token, prefs, re)
+        await self.attach_user(conn, user, token, prefs, re, roles)
 
     async def new_session(self, user: Message, preferences: dict[str, Any]) -> str:
         token = new_token()
