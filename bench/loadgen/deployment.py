@@ -161,6 +161,8 @@ class Deployment:
         token = secrets.token_hex(4)
         self.schema = f"trickroom_load_{token}"  # recognisable, should a SIGKILLed run leave one behind
         self.prefix = f"trickroom_load_{token}:"
+        # The nodes' logs are kept after the run under its start time, so that a later run does not overwrite them.
+        self.started = time.strftime("%Y%m%d-%H%M%S")
         self.servers: list[Server] = []
         self.workdir: tempfile.TemporaryDirectory[str] | None = None
         self.created_schema = False
@@ -196,7 +198,7 @@ class Deployment:
         previous = signal.signal(signal.SIGINT, signal.SIG_IGN)
         try:
             for server in self.servers:
-                server.stop(f"{label}-{server.label}")
+                server.stop(f"{label}-{self.started}-{server.label}")
             if self.created_schema:
                 try:
                     asyncio.run(forget(self.postgres, self.schema, self.redis_url if self.count > 1 else None,
