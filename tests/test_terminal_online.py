@@ -86,7 +86,10 @@ def test_join_a_room_create_a_table_and_play_a_hand_against_a_bot(room: str) -> 
             driver.type("p")
         else:
             driver.type("hand")
-            held = cards_in(driver.until(lambda text: text.startswith("Your hand")) or "")
+            shown = driver.until(lambda text: text.startswith("Your hand"))
+            # (A program that ended answers nothing: say so, with its exit code, rather than wait on.)
+            assert shown is not None, f"the program ended (exit {driver.process.poll()}): {driver.lines[-12:]}"
+            held = cards_in(shown)
             if not refused and sorted(held) not in [sorted(a.split()[1:]) for a in actions]:
                 # The room refuses with the engine's sentence; the next prompt is still ours.
                 driver.type("play " + " ".join(held))
