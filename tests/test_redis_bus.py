@@ -41,38 +41,46 @@ class Node:
 
 
 @contextlib.asynccontextmanager
-async def two_nodes() -> AsyncIterator[tuple[Node, Node]]:
-    """Two nodes' buses on one Redis, under a fresh key prefix."""
+async def scratch_redis() -> AsyncIterator[tuple[Any, str]]:
+    """A Redis client and a fresh key prefix, whose keys are deleted afterwards."""
     import redis.asyncio as redis
 
     client, prefix = redis.from_url(REDIS), f"trickroom-test-{secrets.token_hex(4)}:"
-    a, b = Node(RedisBus(client, prefix)), Node(RedisBus(client, prefix))
     try:
-        yield a, b
+        yield client, prefix
     finally:
-        await a.bus.close()
-        await b.bus.close()
+        for key in await client.keys(prefix + "*"):
+            await client.delete(key)
         await client.aclose()
+
+
+@contextlib.asynccontextmanager
+async def two_nodes() -> AsyncIterator[tuple[Node, Node]]:
+    """Two nodes' buses on one Redis, under a fresh key prefix."""
+    async with scratch_redis() as (client, prefix):
+        a, b = Node(RedisBus(client, prefix)), Node(RedisBus(client, prefix))
+        try:
+            yield a, b
+        finally:
+            await a.bus.close()
+            await b.bus.close()
 
 
 async def _deliver(items: list[tuple[str, dict[str, Any]]], listened: list[str]) -> dict[str, list[Any]]:
-    import redis.asyncio as redis
-
-    client = redis.from_url(REDIS)
-    bus = RedisBus(client, f"trickroom-test-{secrets.token_hex(4)}:")
     got: dict[str, list[Any]] = {channel: [] for channel in listened}
-    try:
-        for channel in listened:
-            async def handler(message: dict[str, Any], channel: str = channel) -> None:
-                got[channel].append(message["n"])
-            await bus.subscribe(channel, handler)
-        await bus.publish_many(items)
-        expected = sum(1 for channel, _ in items if channel in listened)
-        await until(lambda: sum(map(len, got.values())) >= expected)
-        return got
-    finally:
-        await bus.close()
-        await client.aclose()
+    async with scratch_redis() as (client, prefix):
+        bus = RedisBus(client, prefix)
+        try:
+            for channel in listened:
+                async def handler(message: dict[str, Any], channel: str = channel) -> None:
+                    got[channel].append(message["n"])
+                await bus.subscribe(channel, handler)
+            await bus.publish_many(items)
+            expected = sum(1 for channel, _ in items if channel in listened)
+            await until(lambda: sum(map(len, got.values())) >= expected)
+            return got
+        finally:
+            await bus.close()
 
 
 def test_a_step_s_deliveries_reach_each_channel_in_order() -> None:
@@ -109,20 +117,6 @@ def test_an_intent_for_a_table_owned_here_stays_here_and_the_rest_cross_redis() 
     assert at_a[0] is intent  # the very message: it never left the node
     assert sorted(m["n"] for m in at_a) == [1, 2, 3, 4]
     assert [m["n"] for m in at_b] == [2, 3]
-
-
-@contextlib.asynccontextmanager
-async def scratch_redis() -> AsyncIterator[tuple[Any, str]]:
-    """A Redis client and a fresh key prefix, whose keys are deleted afterwards."""
-    import redis.asyncio as redis
-
-    client, prefix = redis.from_url(REDIS), f"trickroom-test-{secrets.token_hex(4)}:"
-    try:
-        yield client, prefix
-    finally:
-        for key in await client.keys(prefix + "*"):
-            await client.delete(key)
-        await client.aclose()
 
 
 async def _users_listed() -> list[set[str]]:
