@@ -17,6 +17,7 @@ from test_cluster import REDIS, _redis_ping, available
 
 from trickroom.server.cluster import Cluster
 from trickroom.server.redis_bus import RedisBus, pack, unpack
+from trickroom.server.redis_publisher import publisher_for
 
 pytestmark = pytest.mark.services
 
@@ -129,7 +130,7 @@ async def _users_listed() -> list[set[str]]:
 
     seen: list[set[str]] = []
     async with scratch_redis() as (client, prefix):
-        cluster = Cluster(client, prefix, "n1", "ws://127.0.0.1:1/ws", ttl=30)
+        cluster = Cluster(client, prefix, "n1", "ws://127.0.0.1:1/ws", ttl=30, publisher=publisher_for(client))
         await cluster.heartbeat(users)  # the first beat writes the list
         seen.append(set(await cluster.online()))
         await cluster.arrive({"id": "u2", "name": "Boris"}, "ru")  # u2 comes; the list now holds more than `here`
@@ -178,8 +179,8 @@ async def _a_user_on_one_node_then_two() -> tuple[list[Any], list[Any], list[dic
 async def _online_elsewhere() -> list[bool]:
     anna = {"id": "u1", "name": "Anna"}
     async with scratch_redis() as (client, prefix):
-        one = Cluster(client, prefix, "n1", "ws://127.0.0.1:1/ws", ttl=30)
-        two = Cluster(client, prefix, "n2", "ws://127.0.0.1:2/ws", ttl=30)
+        one = Cluster(client, prefix, "n1", "ws://127.0.0.1:1/ws", ttl=30, publisher=publisher_for(client))
+        two = Cluster(client, prefix, "n2", "ws://127.0.0.1:2/ws", ttl=30, publisher=publisher_for(client))
         await one.heartbeat(dict)
         answers = [await one.arrive(anna, "en")]  # nowhere else yet
         await two.heartbeat(dict)  # a node that n1 has not seen: asked in a second trip
@@ -204,3 +205,29 @@ def test_a_user_on_this_node_alone_is_told_in_process_and_through_redis_while_on
     assert alone == [True, False, True, False, True]
     assert at_a[0] is in_process[0] and at_a[3] is in_process[1]  # in process: the very messages
     assert [m["n"] for m in at_a] == [1, 2, 3, 4] and [m["n"] for m in at_b] == [2, 3]  # no announcement among them
+
+
+async def _listings_heard() -> list[Any]:
+    """Node A lists a table and takes it off again; node B's lobby hears each change, and reads the list as it
+    hears it."""
+    async with two_nodes() as (a, b):
+        cluster = Cluster(a.bus.redis, a.bus.prefix, "n1", "ws://127.0.0.1:1/ws", ttl=30, publisher=a.bus.publisher)
+        seen: list[Any] = []
+
+        async def lobby(message: dict[str, Any]) -> None:
+            seen.append((message, sorted((await cluster.listings()).items())))
+
+        await b.bus.subscribe("lobby", lobby)
+        listing = {"entry": {"id": "t1", "name": "Anna's table"}, "people": ["u1"]}
+        await cluster.list_table("t1", listing, {"kind": "listed", **listing})
+        await until(lambda: len(seen) >= 1)
+        await cluster.unlist_table("t1", {"kind": "unlisted", "id": "t1"})
+        await until(lambda: len(seen) >= 2)
+        return seen
+
+
+def test_a_table_s_listing_is_in_the_list_when_the_lobby_hears_of_it() -> None:
+    need_service(available(_redis_ping()), f"Redis is not reachable at {REDIS}")
+    listing = {"entry": {"id": "t1", "name": "Anna's table"}, "people": ["u1"]}
+    assert asyncio.run(_listings_heard()) == [({"kind": "listed", **listing}, [("t1", listing)]),
+                                             ({"kind": "unlisted", "id": "t1"}, [])]

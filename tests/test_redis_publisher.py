@@ -5,6 +5,7 @@ same counts as redis-py's pipeline, which a TLS Redis keeps."""
 from __future__ import annotations
 
 import asyncio
+from typing import Any
 
 import pytest
 import redis.asyncio as redis
@@ -163,3 +164,25 @@ def test_both_publishers_count_the_same_listeners_on_a_real_redis() -> None:
         return counts
 
     assert asyncio.run(scenario()) == [[1, 0, 0], [1, 0, 0]]
+
+
+@pytest.mark.services
+def test_both_publishers_run_other_commands_with_the_same_replies_on_a_real_redis() -> None:
+    need_service(available(_redis_ping()), f"Redis is not reachable at {REDIS}")
+    key = b"trickroom-test-publisher:listings"
+
+    async def scenario() -> list[list[Any]]:
+        client = redis.from_url(REDIS)
+        replies = []
+        publishers: list[Publisher] = [publisher_for(client), PooledPublisher(client)]
+        for publisher in publishers:
+            replies.append([await publisher.run([(b"HSET", key, b"t1", b"1")]),  # a new field
+                            await publisher.run([(b"HSET", key, b"t2", b"2"), (b"HSET", key, b"t1", b"3")]),
+                            await client.hget(key, b"t1"),
+                            await publisher.run([(b"HDEL", key, b"t1"), (b"HDEL", key, b"t2")]),
+                            await publisher.run([(b"HDEL", key, b"t1")])])
+            await publisher.close()
+        await client.aclose()
+        return replies
+
+    assert asyncio.run(scenario()) == [[1, 0, b"3", 1, 0], [1, 0, b"3", 1, 0]]

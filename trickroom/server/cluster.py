@@ -22,13 +22,16 @@ from typing import Any
 import redis.asyncio as redis
 
 from trickroom.server.redis_bus import pack, unpack
+from trickroom.server.redis_publisher import Publisher
 
 Message = dict[str, Any]
 
 
 class Cluster:
-    def __init__(self, client: redis.Redis, prefix: str, node_id: str, url: str, ttl: float) -> None:
+    def __init__(self, client: redis.Redis, prefix: str, node_id: str, url: str, ttl: float,
+                 publisher: Publisher) -> None:
         self.redis = client
+        self.publisher = publisher  # the bus's own connection: the listings written in order with the lobby's news
         self.prefix = prefix
         self.node_id = node_id
         self.url = url
@@ -131,11 +134,18 @@ class Cluster:
                 pipe.hexists(self.key(f"users:{node}"), uid)
             return any(await pipe.execute())
 
-    async def set_listing(self, table_id: str, listing: Message) -> None:
-        await self.redis.hset(self.key("listings"), table_id, pack(listing))
+    async def list_table(self, table_id: str, listing: Message, news: Message) -> None:
+        """Keep ``listing`` as the table's entry in the list and tell the lobby ``news``: one write, on the bus's
+        connection, so that the lobby hears it in order with the rest of this node's news, and any node reading
+        the list after the news finds the entry (one round trip; two, through redis-py, cost a tenth of a
+        listing's price: docs/performance.md, "The lobby's list written with its news")."""
+        await self.publisher.run([(b"HSET", self.key("listings").encode(), table_id.encode(), pack(listing)),
+                                  (b"PUBLISH", self.key("lobby").encode(), pack(news))])
 
-    async def drop_listing(self, table_id: str) -> None:
-        await self.redis.hdel(self.key("listings"), table_id)
+    async def unlist_table(self, table_id: str, news: Message) -> None:
+        """Take the table off the list and tell the lobby ``news``, as :meth:`list_table`."""
+        await self.publisher.run([(b"HDEL", self.key("listings").encode(), table_id.encode()),
+                                  (b"PUBLISH", self.key("lobby").encode(), pack(news))])
 
     async def listings(self) -> dict[str, Message]:
         raw = await self.redis.hgetall(self.key("listings"))

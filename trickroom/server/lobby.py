@@ -217,14 +217,18 @@ class Lobby:
             await self.unlist(table.id)
             return
         listing = table.listing()
+        news = {"kind": "listed", **listing}
         if self.room.cluster is not None:
-            await self.room.cluster.set_listing(table.id, listing)
-        await self.room.bus.publish("lobby", {"kind": "listed", **listing})
+            await self.room.cluster.list_table(table.id, listing, news)
+        else:
+            await self.room.bus.publish("lobby", news)
 
     async def unlist(self, table_id: str) -> None:
+        news = {"kind": "unlisted", "id": table_id}
         if self.room.cluster is not None:
-            await self.room.cluster.drop_listing(table_id)
-        await self.room.bus.publish("lobby", {"kind": "unlisted", "id": table_id})
+            await self.room.cluster.unlist_table(table_id, news)
+        else:
+            await self.room.bus.publish("lobby", news)
 
     async def presence(self, user: Message, online: bool) -> None:
         await self.room.bus.publish("lobby", presence_change(user, online))

@@ -1,5 +1,9 @@
 """PUBLISH for the bus between nodes, on a connection of its own, pipelined.
 
+The same connection also writes the lobby's table list beside the news of its change (``run``: an ``HSET`` and
+its ``PUBLISH`` in one write; :meth:`trickroom.server.cluster.Cluster.list_table`), so that a node that reads the
+list after hearing the news finds the change in it.
+
 A table step hands its deliveries to the bus, about five messages per action at three nodes. With redis-py each
 ``PUBLISH`` (or each step's pipeline) took a connection from the pool, a task for its write timeout and a round of
 reply parsing in Python: 83 to 89 us of CPU for a message alone, 37 to 39 us each in a step of three. Here the
@@ -34,6 +38,11 @@ REPLY_TIMEOUT = 5.0  # seconds a caller waits for Redis's reply before the conne
 class Publisher(Protocol):
     async def publish(self, items: Sequence[tuple[str, bytes]]) -> int:
         """PUBLISH each (channel, data) of ``items``, in order; return how many received the last one."""
+        ...
+
+    async def run(self, commands: Sequence[Sequence[bytes]]) -> int | str:
+        """Each command of ``commands`` (its parts: ``(b"HSET", key, field, value)``), in order, in one write;
+        the last one's reply. Only commands whose reply is one line (an integer or a status)."""
         ...
 
     async def close(self) -> None: ...
@@ -76,7 +85,7 @@ class Replies:
                 replies.append(text.decode())
             elif kind == b"-":
                 replies.append(ResponseError(text.decode(errors="replace")))
-            else:  # (a bulk or an array: never the answer to PUBLISH, SELECT or AUTH)
+            else:  # (a bulk or an array: never the answer to the commands sent here)
                 raise ConnectionError(f"unexpected reply from Redis: {buffer[start:end][:40]!r}")
             start = end + 2
         self._buffer = buffer[start:]
@@ -149,15 +158,23 @@ class PipelinedPublisher:
     async def publish(self, items: Sequence[tuple[str, bytes]]) -> int:
         if not items:
             return 0
+        receivers = await self._send([command(b"PUBLISH", channel.encode(), data) for channel, data in items])
+        assert isinstance(receivers, int)
+        return receivers
+
+    async def run(self, commands: Sequence[Sequence[bytes]]) -> int | str:
+        return await self._send([command(*parts) for parts in commands])
+
+    async def _send(self, commands: list[bytes]) -> int | str:
         link = await self._open()
-        future = link.send([command(b"PUBLISH", channel.encode(), data) for channel, data in items])
+        future = link.send(commands)
         try:
             async with asyncio.timeout(REPLY_TIMEOUT):
-                receivers: int = await future
+                reply: int | str = await future
         except TimeoutError:
             link.fail(ConnectionError("Redis did not answer in time"))
             raise ConnectionError("Redis did not answer in time") from None
-        return receivers
+        return reply
 
     async def _open(self) -> _Link:
         if self._link is not None and not self._link.lost:
@@ -218,6 +235,14 @@ class PooledPublisher:
                 pipe.publish(channel, data)
             counts = await pipe.execute()
         return int(counts[-1])
+
+    async def run(self, commands: Sequence[Sequence[bytes]]) -> int | str:
+        async with self.client.pipeline(transaction=False) as pipe:
+            for parts in commands:
+                pipe.execute_command(*parts)
+            replies = await pipe.execute()
+        last: int | str | bytes = replies[-1]
+        return last.decode() if isinstance(last, bytes) else last
 
     async def close(self) -> None:
         return None
