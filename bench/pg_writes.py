@@ -5,8 +5,9 @@
 An action log's batch, a table's save, a lease's renewal: each is one statement. The store ran each through an
 ORM session in a transaction of its own (begin, the statement, commit: three trips to the database); it now sends
 it in autocommit (a statement is a transaction by itself), through the pool (``Store.write_statement``) or, for
-the action log, on a connection held between batches (``Store._insert_actions``). This appends one action row
-per transaction in each of the three ways, alternating over ``--rounds`` rounds so that a change in the machine's
+the action log, on a connection held between batches, through SQLAlchemy's statement until 2026-12-06 and since
+through asyncpg's own (``Store._insert_actions``, ``pg_insert.py``). This appends one action row per transaction
+in each of the four ways, alternating over ``--rounds`` rounds so that a change in the machine's
 load touches all alike, and prints the median CPU microseconds of this process per transaction (the database
 server's own time is not in it) and the wall time. A fresh schema is made in the database and dropped.
 """
@@ -23,7 +24,7 @@ from typing import Any
 
 from sqlalchemy import insert, text
 
-from trickroom.server.rows import ActionRow, TableRow
+from trickroom.server.rows import ActionRow, TableRow, utcnow
 from trickroom.server.store import Store
 
 Way = Callable[[list[dict[str, Any]]], Awaitable[Any]]
@@ -41,7 +42,8 @@ async def measure(postgres: str, rounds: int, transactions: int) -> None:
         def row() -> list[dict[str, Any]]:
             nonlocal seq
             seq += 1
-            return [{"table_id": table, "seq": seq, "seat": 0, "action": "play 7H", "event_seq": seq, "actor": "u1"}]
+            return [{"table_id": table, "seq": seq, "seat": 0, "action": "play 7H", "event_seq": seq, "actor": "u1",
+                     "created_at": utcnow()}]
 
         async def orm_session(rows: list[dict[str, Any]]) -> None:  # as before 2026-12-05
             await store.write(lambda s: s.execute(insert(ActionRow), rows))
@@ -49,9 +51,17 @@ async def measure(postgres: str, rounds: int, transactions: int) -> None:
         async def autocommit_pool(rows: list[dict[str, Any]]) -> None:
             await store.write_statement(insert(ActionRow), rows)
 
+        assert store.autocommit is not None
+        held = await store.autocommit.connect()
+
+        async def held_statement(rows: list[dict[str, Any]]) -> None:  # as before 2026-12-06
+            await held.execute(insert(ActionRow), rows)
+
         ways: dict[str, Way] = {"ORM session, begin and commit": orm_session,
                                 "autocommit, a pooled connection": autocommit_pool,
-                                "autocommit, the action log's own connection": store._insert_actions}
+                                "autocommit, a held connection, SQLAlchemy's statement": held_statement,
+                                "autocommit, the action log's own connection, asyncpg's statement":
+                                    store._insert_actions}
         cpu: dict[str, list[float]] = {name: [] for name in ways}
         wall: dict[str, list[float]] = {name: [] for name in ways}
         for _ in range(rounds):
@@ -67,6 +77,7 @@ async def measure(postgres: str, rounds: int, transactions: int) -> None:
             print(f"  {name}: median {statistics.median(cpu[name]):.0f} us of CPU, "
                   f"{statistics.median(wall[name]):.0f} us of wall time per transaction "
                   f"(rounds: {', '.join(f'{x:.0f}' for x in cpu[name])})")
+        await held.close()
     finally:
         await store.close()
         dropper = Store(postgres)

@@ -86,6 +86,30 @@ def test_a_new_table_goes_in_whole_and_a_taken_number_is_drawn_again(database: t
     asyncio.run(scenario())
 
 
+def test_an_appended_action_reads_back_as_written_every_column(database: tuple[str, str | None]) -> None:
+    """On PostgreSQL the batches go through asyncpg's own statement (``pg_insert.py``), past SQLAlchemy's."""
+    from sqlalchemy import select
+
+    from trickroom.server.rows import ActionRow, utcnow
+
+    async def scenario() -> None:
+        store, (table, _, _) = await new_store(database)
+        try:
+            before = utcnow()
+            await asyncio.gather(store.append_action(table, 1, 2, "play 10♥ · Ζ", 7, "bot:hard"),
+                                 store.append_action(table, 2, 0, "x" * 200, 9, "u" * 40))
+            after = utcnow()
+            rows = sorted(await store.read_rows(select(ActionRow).where(ActionRow.table_id == table)),
+                          key=lambda row: row.seq)
+            assert [(r.table_id, r.seq, r.seat, r.action, r.event_seq, r.actor) for r in rows] == [
+                (table, 1, 2, "play 10♥ · Ζ", 7, "bot:hard"), (table, 2, 0, "x" * 200, 9, "u" * 40)]
+            assert all(before <= row.created_at <= after and row.created_at.tzinfo is None for row in rows)
+        finally:
+            await store.close()
+
+    asyncio.run(scenario())
+
+
 def test_a_stale_append_fails_alone_in_its_batch(database: tuple[str, str | None]) -> None:
     async def scenario() -> None:
         store, (first, second, _) = await new_store(database)
