@@ -9,7 +9,9 @@ the action log, on a connection held between batches, through SQLAlchemy's state
 through asyncpg's own (``Store._insert_actions``, ``pg_insert.py``). This appends one action row per transaction
 in each of the four ways, alternating over ``--rounds`` rounds so that a change in the machine's
 load touches all alike, and prints the median CPU microseconds of this process per transaction (the database
-server's own time is not in it) and the wall time. A fresh schema is made in the database and dropped.
+server's own time is not in it) and the wall time. Then it reads one table's row in a transaction and in
+autocommit (``Store.read`` since 2026-12-06), alternating as well. A fresh schema is made in the database and
+dropped.
 """
 
 from __future__ import annotations
@@ -22,7 +24,7 @@ import time
 from collections.abc import Awaitable, Callable
 from typing import Any
 
-from sqlalchemy import insert, text
+from sqlalchemy import insert, select, text
 
 from trickroom.server.rows import ActionRow, TableRow, utcnow
 from trickroom.server.store import Store
@@ -78,12 +80,41 @@ async def measure(postgres: str, rounds: int, transactions: int) -> None:
                   f"{statistics.median(wall[name]):.0f} us of wall time per transaction "
                   f"(rounds: {', '.join(f'{x:.0f}' for x in cpu[name])})")
         await held.close()
+        await measure_reads(store, table, rounds, transactions)
     finally:
         await store.close()
         dropper = Store(postgres)
         async with dropper.engine.begin() as conn:
             await conn.execute(text(f'DROP SCHEMA IF EXISTS "{schema}" CASCADE'))
         await dropper.close()
+
+
+async def measure_reads(store: Store, table: int, rounds: int, reads: int) -> None:
+    """A read of one table's row: in a transaction (begin, the query, rollback), as ``Store.read`` did until
+    2026-12-06, and in autocommit, as it does now."""
+    query = select(TableRow).where(TableRow.id == table)
+
+    async def in_transaction() -> Any:
+        async with store.sessions() as session:
+            return await session.run_sync(lambda s: s.execute(query).scalars().first())
+
+    async def in_autocommit() -> Any:
+        return await store.read(lambda s: s.execute(query).scalars().first())
+
+    ways = {"a read in a transaction": in_transaction, "a read in autocommit (the store's)": in_autocommit}
+    cpu: dict[str, list[float]] = {name: [] for name in ways}
+    for _ in range(rounds):
+        for name, way in ways.items():
+            for _ in range(20):
+                await way()
+            cpu0 = time.process_time()
+            for _ in range(reads):
+                await way()
+            cpu[name].append(1e6 * (time.process_time() - cpu0) / reads)
+    print(f"one table's row read, {rounds} rounds of {reads} per way:")
+    for name in ways:
+        print(f"  {name}: median {statistics.median(cpu[name]):.0f} us of CPU "
+              f"(rounds: {', '.join(f'{x:.0f}' for x in cpu[name])})")
 
 
 def main() -> None:
