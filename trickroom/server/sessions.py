@@ -343,8 +343,7 @@ class FrontDoor:
             session = Store.session_in(s, digest)
             if session is None:
                 return None, None, None, None
-            account = None if session.guest else int(session.user_id[1:])
-            row = None if account is None else Store.user_by_id_in(s, account)
+            row = None if session.guest else Store.user_by_id_in(s, int(session.user_id[1:]))
             ban = self.moderation.ban_in(s, user_id=session.user_id, name=session.name if session.guest else None,
                                          address=conn.address)
             return session, row, ban, None if row is None else Moderation.roles_in(s, row.id)
