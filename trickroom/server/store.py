@@ -32,7 +32,6 @@ writes, a sign-in").
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import datetime as dt
 import secrets
 from collections.abc import Callable, Sequence
@@ -58,7 +57,7 @@ from sqlalchemy import (
 from sqlalchemy.engine import Connection, Engine
 from sqlalchemy.exc import IntegrityError, OperationalError
 from sqlalchemy.exc import TimeoutError as PoolTimeout
-from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine, async_sessionmaker, create_async_engine
+from sqlalchemy.ext.asyncio import AsyncEngine, async_sessionmaker, create_async_engine
 from sqlalchemy.orm import Session, sessionmaker
 from sqlalchemy.sql import Select
 from sqlalchemy.sql.base import Executable
@@ -66,7 +65,7 @@ from sqlalchemy.sql.base import Executable
 from trickroom.server.db_urls import async_url, sync_url
 from trickroom.server.group_commit import GroupCommitter
 from trickroom.server.names import name_key, name_keys
-from trickroom.server.pg_insert import UnnestInsert
+from trickroom.server.pg_insert import HeldInserts
 from trickroom.server.rows import (
     ActionRow,
     ChatRow,
@@ -141,10 +140,10 @@ class Store:
         kwargs["hide_parameters"] = True
         self.engine: AsyncEngine = create_async_engine(self.url, **kwargs)  # reads (and writes on PostgreSQL)
         self.sessions = async_sessionmaker(self.engine, expire_on_commit=False)
-        # PostgreSQL: the writes that are one statement (the same pool, in autocommit), and the action log's own
-        # connection from it, held between its batches (a checkout and return cost as much as the statement)
+        # PostgreSQL: the writes that are one statement (the same pool, in autocommit), and the action log's batches
+        # on a connection of their own (pg_insert.py)
         self.autocommit: AsyncEngine | None = None
-        self.log_connection: tuple[AsyncConnection, asyncio.AbstractEventLoop] | None = None
+        self.pg_action_log: HeldInserts | None = None
         # SQLite: the write connection (Store.write, on the event loop), its checkpoints' thread, the readers
         # (Store.read)
         self.write_engine: Engine | None = None
@@ -172,7 +171,7 @@ class Store:
             self.autocommit = self.engine.execution_options(isolation_level="AUTOCOMMIT")
             # (each statement of a read sees what was committed when it began, as in a transaction at READ COMMITTED)
             self.read_sessions_pg = async_sessionmaker(self.autocommit, expire_on_commit=False)
-            self.pg_action_insert = UnnestInsert(cast(Table, ActionRow.__table__))  # past SQLAlchemy, as SQLite's
+            self.pg_action_log = HeldInserts(self.autocommit, cast(Table, ActionRow.__table__))
         self.action_log = GroupCommitter(self._insert_actions)
         # Sign-ins arrive in bursts (fifty a second at 3000 people): their sessions share transactions as the
         # actions do, instead of queueing one transaction each for SQLite's single write connection.
@@ -198,7 +197,8 @@ class Store:
         await self.session_log.close()
         if self.table_log is not None:
             await self.table_log.close()
-        await self.drop_log_connection()
+        if self.pg_action_log is not None:
+            await self.pg_action_log.close()
         await self.engine.dispose()
         if self.reader is not None and self.read_engine is not None:
             self.reader.shutdown()  # (after the reads under way)
@@ -494,24 +494,8 @@ class Store:
             self.action_insert(rows)
             self.wrote()
             return
-        if self.autocommit is None:
-            await self.write_statement(insert(ActionRow), list(rows))
-            return
-        loop = asyncio.get_running_loop()
-        if self.log_connection is None or self.log_connection[1] is not loop:
-            self.log_connection = (await self.autocommit.connect(), loop)
-        conn = self.log_connection[0]
-        try:  # one statement, all its rows or none (the fence: see group_commit)
-            await self.pg_action_insert(conn, rows)
-        except Exception:  # the fence held, or the connection broke: the next batch takes a fresh connection
-            await self.drop_log_connection()
-            raise
-
-    async def drop_log_connection(self) -> None:
-        held, self.log_connection = self.log_connection, None
-        if held is not None and held[1] is asyncio.get_running_loop():
-            with contextlib.suppress(Exception):
-                await held[0].close()
+        assert self.pg_action_log is not None
+        await self.pg_action_log.insert(rows)  # (the fence: see group_commit)
 
     async def actions(self, table_id: int) -> list[LoggedAction]:
         rows = await self.read_rows(select(ActionRow).where(ActionRow.table_id == table_id).order_by(ActionRow.seq))
