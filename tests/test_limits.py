@@ -13,6 +13,7 @@ from conftest import need_service
 
 from trickroom.server.limits import Counters, FakeClock, GuessLimiter, MemoryCounters, Policy, RedisCounters
 from trickroom.server.names import NameIndex, name_keys, names_clash, skeleton, unicode_version
+from trickroom.server.redis_publisher import publisher_for
 
 REDIS = os.environ.get("TRICKROOM_TEST_REDIS", "redis://127.0.0.1:6379/9")
 POLICY = Policy(free=3, base=1.0, cap=8.0, target_alarm=10, origin_free=6, global_alarm=40, global_wait=5.0)
@@ -35,7 +36,8 @@ async def fail_until_refused(limit: GuessLimiter, target: str, source: str) -> l
 
 
 def both(test: Callable[[Callable[[], Counters]], Awaitable[None]]) -> Callable[[str], None]:
-    """Run ``test`` with in-process counters and with Redis counters (a fresh key prefix each time)."""
+    """Run ``test`` with in-process counters and with Redis counters (a fresh key prefix each time), read through
+    redis-py or through the bus's pipelined connection."""
 
     def run(backend: str) -> None:
         async def go() -> None:
@@ -51,12 +53,15 @@ def both(test: Callable[[Callable[[], Counters]], Awaitable[None]]) -> Callable[
                 await client.aclose()
                 need_service(False, f"Redis is not reachable at {REDIS}")
             prefix = f"trickroom_test_{secrets.token_hex(4)}:"
-            clients = []
+            clients, publishers = [], []
 
             def counters() -> Counters:  # each call: another node's connection to the same Redis
                 other = redis.from_url(REDIS)
                 clients.append(other)
-                return RedisCounters(other, prefix, WINDOW)
+                if backend == "redis":
+                    return RedisCounters(other, prefix, WINDOW)
+                publishers.append(publisher_for(other))
+                return RedisCounters(other, prefix, WINDOW, publishers[-1])
 
             try:
                 await test(counters)
@@ -64,13 +69,16 @@ def both(test: Callable[[Callable[[], Counters]], Awaitable[None]]) -> Callable[
                 keys = [k async for k in client.scan_iter(match=prefix + "*")]
                 if keys:
                     await client.delete(*keys)
+                for publisher in publishers:
+                    await publisher.close()
                 for other in clients:
                     await other.aclose()
                 await client.aclose()
 
         asyncio.run(go())
 
-    return pytest.mark.parametrize("backend", ["memory", pytest.param("redis", marks=pytest.mark.services)])(run)
+    return pytest.mark.parametrize("backend", ["memory", pytest.param("redis", marks=pytest.mark.services),
+                                               pytest.param("redis-publisher", marks=pytest.mark.services)])(run)
 
 
 @both

@@ -1,15 +1,17 @@
 """One node's heartbeat among several, with stand-ins for the room's store, Redis and lobby: who is online is read
-from Redis when a node came or went, and otherwise only every PRESENCE_RECONCILE_SECONDS (a fake clock)."""
+from Redis when a node came or went, and otherwise only every PRESENCE_RECONCILE_SECONDS (a fake clock); while the
+lease keeper renews, the heartbeat checks only the leases it could not renew."""
 
 from __future__ import annotations
 
 import asyncio
 from collections.abc import Callable
 from types import SimpleNamespace
-from typing import Any
+from typing import Any, cast
 
 from test_lease_keeper import Clock
 
+from trickroom.server.lease_keeper import LeaseKeeper
 from trickroom.server.ownership import PRESENCE_RECONCILE_SECONDS, Ownership
 
 
@@ -20,6 +22,7 @@ class Stand:
         self.nodes: dict[str, Any] = {"n1": {"url": "ws://a/ws"}, "n2": {"url": "ws://b/ws"}}
         self.reconciled = 0
         self.rewritten = 0
+        self.renewed: list[list[int]] = []
 
     async def heartbeat(self, users: Any, draining: bool = False, rewrite: bool = True) -> None:
         self.rewritten += rewrite
@@ -28,6 +31,7 @@ class Stand:
         return dict(self.nodes)
 
     async def renew_leases(self, node: str, tables: list[int], lease: float) -> set[int]:
+        self.renewed.append(tables)
         return set(tables)
 
     async def orphan_tables(self) -> list[int]:
@@ -78,3 +82,25 @@ def test_a_node_writes_its_list_of_users_anew_now_and_then_not_at_every_beat() -
         written.append(stand.rewritten)
     assert written[0] == 1 and written[int(PRESENCE_RECONCILE_SECONDS) - 1] == 1  # the first beat, then not
     assert written[-1] == 3  # once every PRESENCE_RECONCILE_SECONDS
+
+
+class Refusing:
+    """The keeper's store: it does not get back the lease of table 2 (another node took it, or it closed)."""
+
+    async def renew_leases(self, node_id: str, table_ids: list[int], lease_seconds: float) -> set[int]:
+        return set(table_ids) - {2}
+
+
+def test_while_the_keeper_renews_the_heartbeat_checks_only_the_leases_it_could_not_renew() -> None:
+    stand, beat, ownership = one_node()
+    ownership.tables.update({f"t{n}": cast(Any, SimpleNamespace(id=f"t{n}", number=n)) for n in (1, 2, 3)})
+    keeper_clock, refusing = Clock(), cast(Any, Refusing())
+    keeper = ownership.lease_keeper = LeaseKeeper("sqlite://", None, "n1", 3.0, clock=keeper_clock)
+    beat(0)  # the keeper has not renewed yet: the heartbeat renews them all
+    keeper.alive({1, 2, 3})
+    assert asyncio.run(keeper.renew(refusing)) is True
+    beat(1)  # table 2 was not renewed by the keeper: the heartbeat asks for it again (here it is still ours)
+    beat(1)  # nothing new: nothing to write
+    keeper_clock.now += 2.1  # the keeper has fallen silent for two of its rounds: the heartbeat renews them all
+    beat(1)
+    assert stand.renewed == [[1, 2, 3], [2], [], [1, 2, 3]]

@@ -1,7 +1,8 @@
 """The bus between nodes on a real Redis (``TRICKROOM_TEST_REDIS``, a fresh key prefix): a table step's deliveries
-go out in one pipeline, each to its own channel, in order; an intent for a table owned here stays here; a node's
-list of its users is renewed at each beat and written anew only when asked or lost; a user connected to this node
-alone gets their messages in process, while no other node listens to them too."""
+go out in one pipeline, each to its own channel, in order; an intent for a table owned here stays here, handled at
+once unless an earlier one is still being handled; a node's list of its users is renewed at each beat and written
+anew only when asked or lost; a user connected to this node alone gets their messages in process, while no other
+node listens to them too."""
 
 from __future__ import annotations
 
@@ -120,6 +121,35 @@ def test_an_intent_for_a_table_owned_here_stays_here_and_the_rest_cross_redis() 
     assert [m["n"] for m in at_b] == [2, 3]
 
 
+
+async def _in_process_order() -> tuple[list[int], list[int], list[int]]:
+    """Node A owns table t1. An intent published on A is handled before the publish returns; one published while
+    A's worker handles an intent that came through Redis waits behind it."""
+    async with two_nodes() as (a, b):
+        heard: list[int] = []
+        hold = asyncio.Event()
+
+        async def table(message: dict[str, Any]) -> None:
+            if message["n"] == 2:  # (came from node B: the worker holds it until told)
+                await hold.wait()
+            heard.append(message["n"])
+
+        await a.bus.subscribe("table:t1", table)
+        await a.bus.publish("table:t1", {"n": 1})
+        at_once = list(heard)  # nothing waited: handled in the publish itself
+        await b.bus.publish("table:t1", {"n": 2})
+        await until(lambda: "table:t1" in a.bus._busy)
+        await a.bus.publish("table:t1", {"n": 3})  # queued behind 2, not handled at once
+        behind = list(heard)
+        hold.set()
+        await until(lambda: len(heard) >= 3)
+        return at_once, behind, heard
+
+
+def test_a_message_for_a_channel_here_is_handled_at_once_unless_an_earlier_one_is_still_handled() -> None:
+    need_service(available(_redis_ping()), f"Redis is not reachable at {REDIS}")
+    assert asyncio.run(_in_process_order()) == ([1], [1], [1, 2, 3])
+
 async def _users_listed() -> list[set[str]]:
     here = {"u1": {"user": {"id": "u1", "name": "Anna"}, "lang": "en"}}
     asked: list[int] = []
@@ -142,6 +172,7 @@ async def _users_listed() -> list[set[str]]:
         await client.delete(prefix + "users:n1")  # expired (a late beat): the next beat writes it anew
         await cluster.heartbeat(users, rewrite=False)
         seen.append(set(await cluster.online()))
+        await cluster.publisher.close()
     return seen
 
 
@@ -177,20 +208,28 @@ async def _a_user_on_one_node_then_two() -> tuple[list[Any], list[Any], list[dic
 
 
 async def _online_elsewhere() -> list[bool]:
-    anna = {"id": "u1", "name": "Anna"}
     async with scratch_redis() as (client, prefix):
         one = Cluster(client, prefix, "n1", "ws://127.0.0.1:1/ws", ttl=30, publisher=publisher_for(client))
         two = Cluster(client, prefix, "n2", "ws://127.0.0.1:2/ws", ttl=30, publisher=publisher_for(client))
-        await one.heartbeat(dict)
-        answers = [await one.arrive(anna, "en")]  # nowhere else yet
-        await two.heartbeat(dict)  # a node that n1 has not seen: asked in a second trip
-        answers.append(await two.arrive(anna, "en"))
-        answers.append(await one.arrive(anna, "en"))  # n1 learns of n2 (a second trip again)
-        answers.append(await one.leave("u1"))  # still on n2 (n2 known to n1 now: asked in the first trip)
-        answers.append(await two.leave("u1"))  # gone from n1 too
-        await one.arrive(anna, "en")
-        await client.hset(prefix + "nodes", "n1", pack({"url": "", "until": 0}))  # n1 died: its list counts no more
-        answers.append(await two.arrive(anna, "en"))
+        try:
+            return await _arrivals_and_departures(client, prefix, one, two)
+        finally:
+            await one.publisher.close()
+            await two.publisher.close()
+
+
+async def _arrivals_and_departures(client: Any, prefix: str, one: Cluster, two: Cluster) -> list[bool]:
+    anna = {"id": "u1", "name": "Anna"}
+    await one.heartbeat(dict)
+    answers = [await one.arrive(anna, "en")]  # nowhere else yet
+    await two.heartbeat(dict)  # a node that n1 has not seen: asked in a second trip
+    answers.append(await two.arrive(anna, "en"))
+    answers.append(await one.arrive(anna, "en"))  # n1 learns of n2 (a second trip again)
+    answers.append(await one.leave("u1"))  # still on n2 (n2 known to n1 now: asked in the first trip)
+    answers.append(await two.leave("u1"))  # gone from n1 too
+    await one.arrive(anna, "en")
+    await client.hset(prefix + "nodes", "n1", pack({"url": "", "until": 0}))  # n1 died: its list counts no more
+    answers.append(await two.arrive(anna, "en"))
     return answers
 
 

@@ -1,6 +1,6 @@
-"""The bus's pipelined PUBLISH: the RESP it writes and reads, checked as bytes; its connection, against a small
-fake Redis on a local socket (what it was sent, its replies, a connection it closes); and on a real Redis, the
-same counts as redis-py's pipeline, which a TLS Redis keeps."""
+"""The bus's pipelined connection: the RESP it writes and reads, checked as bytes; its connection, against a small
+fake Redis on a local socket (what it was sent, its replies, an error, a connection it closes); and on a real
+Redis, the same replies as redis-py's pipeline, which a TLS Redis keeps."""
 
 from __future__ import annotations
 
@@ -30,24 +30,27 @@ def test_a_command_is_an_array_of_bulk_strings_counted_in_bytes() -> None:
 
 
 def test_replies_are_read_in_any_chunks_and_an_error_is_returned_not_raised() -> None:
-    stream = b":2\r\n+OK\r\n-NOAUTH Authentication required.\r\n:0\r\n"
+    stream = (b":2\r\n+OK\r\n-NOAUTH Authentication required.\r\n:0\r\n*4\r\n$2\r\nn1\r\n$5\r\n{\"a\"}\r\n"
+              b"$-1\r\n:7\r\n")
     for cut in range(len(stream) + 1):  # (every split of the stream in two)
         replies = Replies()
         got = replies.feed(stream[:cut]) + replies.feed(stream[cut:])
-        assert got[:2] == [2, "OK"] and got[3] == 0
+        assert got[:2] == [2, b"OK"] and got[3:] == [0, [b"n1", b'{"a"}', None, 7]]
         assert isinstance(got[2], ResponseError) and str(got[2]) == "NOAUTH Authentication required."
     byte_by_byte = Replies()
-    assert [reply for i in range(len(stream)) for reply in byte_by_byte.feed(stream[i:i + 1])][-1] == 0
+    assert [reply for i in range(len(stream)) for reply in byte_by_byte.feed(stream[i:i + 1])][-1] == [
+        b"n1", b'{"a"}', None, 7]
 
 
-def test_a_reply_the_publisher_never_asks_for_is_refused() -> None:
-    with pytest.raises(ConnectionError, match="unexpected reply"):
-        Replies().feed(b"$5\r\nhello\r\n")
+def test_a_stream_that_is_not_resp_is_refused() -> None:
+    with pytest.raises(ConnectionError):
+        Replies().feed(b"hello\r\n")
 
 
 class FakeRedis:
-    """Counts the commands of each connection and answers each ``:n`` (n: their number so far), except that it
-    closes a connection, unanswered, at the command numbered ``hang_up_at``."""
+    """Counts the commands of each connection and answers each PUBLISH ``:n`` (n: their number so far), an ``ECHO
+    x`` the array ``[x, n]``, a ``FAIL`` an error and the rest ``+OK``, except that it closes a connection,
+    unanswered, at the command numbered ``hang_up_at``."""
 
     def __init__(self, hang_up_at: int | None = None) -> None:
         self.hang_up_at = hang_up_at
@@ -75,7 +78,12 @@ class FakeRedis:
             self.received.append(b" ".join(parts))
             if len(self.received) == self.hang_up_at:
                 break
-            writer.write(b":%d\r\n" % len(self.received) if parts[0] == b"PUBLISH" else b"+OK\r\n")
+            if parts[0] == b"ECHO":
+                writer.write(b"*2\r\n$%d\r\n%s\r\n:%d\r\n" % (len(parts[1]), parts[1], len(self.received)))
+            elif parts[0] == b"FAIL":
+                writer.write(b"-ERR told to\r\n")
+            else:
+                writer.write(b":%d\r\n" % len(self.received) if parts[0] == b"PUBLISH" else b"+OK\r\n")
         writer.close()
         await writer.wait_closed()
 
@@ -99,6 +107,22 @@ def test_commands_go_out_in_order_and_each_caller_gets_its_own_reply() -> None:
     assert received == [b"PUBLISH a 1", b"PUBLISH b 2", b"PUBLISH c 3", b"PUBLISH d 4"]
     assert counts == [1, 3, 4]  # (the reply to the last command of each call)
 
+
+
+def test_a_run_gets_every_reply_of_its_commands_and_an_error_among_them_is_raised() -> None:
+    async def scenario() -> tuple[list[Any], list[Any], list[Any]]:
+        fake = FakeRedis()
+        publisher = PipelinedPublisher(False, {"host": "127.0.0.1", "port": await fake.start()})
+        first, second = await asyncio.gather(publisher.run([(b"ECHO", b"a"), (b"PUBLISH", b"c", b"1")]),
+                                             publisher.run([(b"HSET", b"k", b"f", b"v")]))
+        with pytest.raises(ResponseError, match="told to"):
+            await publisher.run([(b"FAIL",), (b"PUBLISH", b"c", b"2")])
+        after = await publisher.run([(b"ECHO", b"b")])  # the connection goes on
+        await publisher.close()
+        await fake.stop()
+        return first, second, after
+
+    assert asyncio.run(scenario()) == ([[b"a", 1], 2], [b"OK"], [[b"b", 6]])
 
 def test_the_greeting_logs_in_and_selects_the_database_before_anything_is_published() -> None:
     async def scenario() -> list[bytes]:
@@ -178,11 +202,13 @@ def test_both_publishers_run_other_commands_with_the_same_replies_on_a_real_redi
         for publisher in publishers:
             replies.append([await publisher.run([(b"HSET", key, b"t1", b"1")]),  # a new field
                             await publisher.run([(b"HSET", key, b"t2", b"2"), (b"HSET", key, b"t1", b"3")]),
-                            await client.hget(key, b"t1"),
+                            await publisher.run([(b"HGETALL", key), (b"HEXISTS", key, b"t2"),
+                                                 (b"PUBSUB", b"NUMSUB", b"trickroom-test-publisher:nobody")]),
                             await publisher.run([(b"HDEL", key, b"t1"), (b"HDEL", key, b"t2")]),
                             await publisher.run([(b"HDEL", key, b"t1")])])
             await publisher.close()
         await client.aclose()
         return replies
 
-    assert asyncio.run(scenario()) == [[1, 0, b"3", 1, 0], [1, 0, b"3", 1, 0]]
+    replies = [[1], [1, 0], [[b"t1", b"3", b"t2", b"2"], 1, [b"trickroom-test-publisher:nobody", 0]], [1, 1], [0]]
+    assert asyncio.run(scenario()) == [replies, replies]

@@ -91,37 +91,35 @@ class Cluster:
 
     async def arrive(self, user: Message, lang: str) -> bool:
         """Count ``user`` online on this node, and tell whether they were already online on another: one round
-        trip to Redis (a second one only when a node this one has not seen yet is alive). A move to a table's
-        node made four of them one after another on each side."""
-        key = self.key(f"users:{self.node_id}")
-        async with self.redis.pipeline(transaction=False) as pipe:
-            pipe.hset(key, user["id"], pack({"user": user, "lang": lang}))
-            pipe.pexpire(key, int(self.ttl * 1000))
-            asked = self._ask_elsewhere(pipe, user["id"])
-            replies = await pipe.execute()
+        trip to Redis on the bus's connection (a second one only when a node this one has not seen yet is
+        alive). A move to a table's node made four of them one after another on each side, then one through
+        redis-py's pipeline, which cost more than the bus's connection."""
+        key = self.key(f"users:{self.node_id}").encode()
+        asked, questions = self._ask_elsewhere(user["id"])
+        replies = await self.publisher.run([(b"HSET", key, user["id"].encode(), pack({"user": user, "lang": lang})),
+                                            (b"PEXPIRE", key, b"%d" % int(self.ttl * 1000)), *questions])
         return await self._elsewhere(user["id"], asked, replies[2:])
 
     async def leave(self, uid: str) -> bool:
         """Count ``uid`` no longer online on this node, and tell whether they are still online on another: one
         round trip, as :meth:`arrive`."""
-        async with self.redis.pipeline(transaction=False) as pipe:
-            pipe.hdel(self.key(f"users:{self.node_id}"), uid)
-            asked = self._ask_elsewhere(pipe, uid)
-            replies = await pipe.execute()
+        asked, questions = self._ask_elsewhere(uid)
+        replies = await self.publisher.run([(b"HDEL", self.key(f"users:{self.node_id}").encode(), uid.encode()),
+                                            *questions])
         return await self._elsewhere(uid, asked, replies[1:])
 
-    def _ask_elsewhere(self, pipe: Any, uid: str) -> list[str]:
-        """Queue on ``pipe`` the list of nodes and, for each other node seen alive the last time, whether ``uid``
-        is in its list of users; the nodes asked about."""
-        pipe.hgetall(self.key("nodes"))
-        for node in self._others:
-            pipe.hexists(self.key(f"users:{node}"), uid)
-        return list(self._others)
+    def _ask_elsewhere(self, uid: str) -> tuple[list[str], list[tuple[bytes, ...]]]:
+        """The other nodes seen alive the last time, and the commands that ask for the list of nodes and, for each
+        of them, whether ``uid`` is in its list of users."""
+        asked = list(self._others)
+        return asked, [(b"HGETALL", self.key("nodes").encode()),
+                       *((b"HEXISTS", self.key(f"users:{node}").encode(), uid.encode()) for node in asked)]
 
     async def _elsewhere(self, uid: str, asked: list[str], replies: list[Any]) -> bool:
         """From the replies to :meth:`_ask_elsewhere`: whether a live node other than this one lists ``uid``. A
         node alive now that was not asked about (it started since) is asked in a second trip."""
-        others = [node for node in self._live(replies[0]) if node != self.node_id]
+        nodes = replies[0]
+        others = [node for node in self._live(dict(zip(nodes[::2], nodes[1::2], strict=True))) if node != self.node_id]
         self._others = others
         found = dict(zip(asked, replies[1:], strict=True))
         if any(found.get(node) for node in others):
@@ -129,10 +127,8 @@ class Cluster:
         unasked = [node for node in others if node not in found]
         if not unasked:
             return False
-        async with self.redis.pipeline(transaction=False) as pipe:
-            for node in unasked:
-                pipe.hexists(self.key(f"users:{node}"), uid)
-            return any(await pipe.execute())
+        return any(await self.publisher.run([(b"HEXISTS", self.key(f"users:{node}").encode(), uid.encode())
+                                             for node in unasked]))
 
     async def list_table(self, table_id: str, listing: Message, news: Message) -> None:
         """Keep ``listing`` as the table's entry in the list and tell the lobby ``news``: one write, on the bus's

@@ -1,9 +1,13 @@
 """Table leases renewed from a thread of their own (several nodes only).
 
-The node's heartbeat on the event loop renews its leases too, and is what notices a table taken by another node;
-but a node whose loop is busy for seconds (a burst of load on a small machine) would miss renewals, and its
-tables would move to other nodes in the middle of play. This keeper renews the same leases every third of their
-length from a thread with its own event loop and database connection, which a busy main loop does not hold up.
+A node whose event loop is busy for seconds (a burst of load on a small machine) would miss renewals made from
+it, and its tables would move to other nodes in the middle of play. This keeper renews the node's leases every
+third of their length from a thread with its own event loop and database connection, which a busy main loop does
+not hold up. The tables whose lease it could not renew (another node took them, or they closed meanwhile) it keeps
+for the heartbeat (``unrenewed``), which checks them and drops those another node took. While the keeper renews,
+the heartbeat renews nothing itself: renewing every lease from both, each second, was about a twentieth of three
+nodes' CPU per action (docs/performance.md). It renews all of them again when the keeper has fallen silent
+(``renewing``).
 
 It renews only while the main loop shows it is alive (``alive()``, called at every heartbeat): a loop that has
 said nothing for ``stall_limit`` seconds is hung, and its tables had better move, as after a crash. It renews
@@ -36,6 +40,8 @@ class LeaseKeeper:
         self._tables: frozenset[int] = frozenset()
         self._last_alive = clock()
         self._renewed_at: float | None = None  # when the last round renewed (clock)
+        self._unrenewed: set[int] = set()  # tables a round asked for and did not get, until the loop takes them
+        self._unrenewed_lock = threading.Lock()  # (the thread adds to them, the loop takes them)
         self.longest_gap = 0.0  # the longest time between two renewals so far (seconds)
         self._stop = threading.Event()
         self._thread = threading.Thread(target=self._run, daemon=True, name="lease-keeper")
@@ -69,7 +75,11 @@ class LeaseKeeper:
         if self.clock() - self._last_alive > self.stall_limit or not self._tables:
             self._renewed_at = None
             return False
-        await store.renew_leases(self.node_id, sorted(self._tables), self.lease_seconds)
+        asked = sorted(self._tables)
+        kept = await store.renew_leases(self.node_id, asked, self.lease_seconds)
+        if len(kept) < len(asked):
+            with self._unrenewed_lock:
+                self._unrenewed.update(number for number in asked if number not in kept)
         now = self.clock()
         if self._renewed_at is not None:
             gap = now - self._renewed_at
@@ -78,6 +88,18 @@ class LeaseKeeper:
                 log.warning("leases renewed %.1f s after the last renewal (lease %.1f s)", gap, self.lease_seconds)
         self._renewed_at = now
         return True
+
+    def renewing(self) -> bool:
+        """Whether the keeper renewed within the last two thirds of a lease (two of its rounds): while it does,
+        the heartbeat leaves the renewing to it."""
+        renewed = self._renewed_at
+        return renewed is not None and self.clock() - renewed <= self.lease_seconds * 2 / 3
+
+    def unrenewed(self) -> set[int]:
+        """The tables whose lease a round could not renew since the last call (the loop checks them)."""
+        with self._unrenewed_lock:
+            found, self._unrenewed = self._unrenewed, set()
+        return found
 
     def _run(self) -> None:
         asyncio.run(self._renew_until_stopped())

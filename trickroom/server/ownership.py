@@ -173,6 +173,9 @@ class Ownership:
         if self.draining:
             return
         owned = {t.number: t for t in self.tables.values()}
+        keeper = self.lease_keeper
+        if keeper is not None and keeper.renewing():  # the keeper renews: only what it could not renew is checked
+            owned = {number: owned[number] for number in keeper.unrenewed() if number in owned}
         kept = await room.store.renew_leases(self.settings.node_id, sorted(owned), self.settings.lease_seconds)
         for table in taken_by_others(owned, kept, self.tables):
             log.warning("table %s was taken over by another node", table.id, extra={"table": table.id})

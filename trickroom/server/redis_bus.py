@@ -7,8 +7,9 @@ other: a table busy with a password hash does not hold up the lobby.
 A message that arrives for a channel this node no longer listens to (a table it just handed over) goes to
 ``on_unhandled``, so that the room can forward a table's intent to its new owner instead of losing it.
 
-A message whose channel has this node as its only listener goes straight to the channel's queue here, without
-the round trip through Redis (the bus was about a sixth of three nodes' CPU, docs/performance.md):
+A message whose channel has this node as its only listener is delivered here, without the round trip through
+Redis (the bus was about a sixth of three nodes' CPU, docs/performance.md): at once, as the one-node bus does,
+unless earlier messages of the channel wait in its queue (then after them):
 
 - a table's channel has one listener in the whole room, its owner (``SOLE_LISTENER``);
 - a user's channel is heard wherever they are connected, nearly always on one node (``WATCHED``). A node that
@@ -68,26 +69,32 @@ class RedisBus:
         self.node = secrets.token_hex(8)  # this bus among the nodes' (its own announcements are not news)
         self._alone: set[str] = set()  # WATCHED channels this node alone listens to
         self._shared: set[str] = set()  # WATCHED channels another node announced, until a node leaves them
+        self._busy: set[str] = set()  # channels whose worker is handling a message from its queue
         self._tasks: set[asyncio.Task[None]] = set()
 
     async def publish(self, channel: str, message: dict[str, Any]) -> int:
-        if self._here(channel, message):
+        if await self._here(channel, message):
             return 1
         return await self.publisher.publish([(self.prefix + channel, pack(message))])
 
-    def _here(self, channel: str, message: dict[str, Any]) -> bool:
-        """Queue ``message`` here if ``channel`` has its one listener on this node (see the module's text)."""
+    async def _here(self, channel: str, message: dict[str, Any]) -> bool:
+        """Deliver ``message`` here if ``channel`` has its one listener on this node (see the module's text): at
+        once, as :class:`LocalBus` does, when nothing of the channel waits in its queue (a table's own lock keeps
+        its intents in order), else after what waits."""
         queue = self._queues.get(channel)
         if queue is None or not (channel in self._alone or channel.startswith(SOLE_LISTENER)):
             return False
-        queue.put_nowait(message)
+        if queue.empty() and channel not in self._busy:
+            await self._run_handlers(channel, message)
+        else:
+            queue.put_nowait(message)
         return True
 
     async def publish_many(self, items: Sequence[tuple[str, dict[str, Any]]]) -> None:
         """One write and one wait for them all: a table step used to wait for Redis once per person at the table,
         one after another."""
         away = [(self.prefix + channel, pack(message))
-                for channel, message in items if not self._here(channel, message)]
+                for channel, message in items if not await self._here(channel, message)]
         if away:
             await self.publisher.publish(away)
 
@@ -110,12 +117,10 @@ class RedisBus:
     async def _join(self, channel: str, announce: str = JOINED) -> None:
         """Announce on ``channel`` that this node listens to it (or, ``announce=""``, only ask again after another
         node left it), and learn whether it is the only one."""
-        async with self.redis.pipeline(transaction=False) as pipe:
-            if announce:
-                pipe.publish(self.prefix + channel, pack({announce: self.node}))
-            pipe.pubsub_numsub(self.prefix + channel)
-            counts = (await pipe.execute())[-1]
-        alone = bool(counts) and int(counts[0][1]) == 1
+        name = (self.prefix + channel).encode()
+        announcement = [(b"PUBLISH", name, pack({announce: self.node}))] if announce else []
+        channel_and_count = (await self.publisher.run([*announcement, (b"PUBSUB", b"NUMSUB", name)]))[-1]
+        alone = int(channel_and_count[1]) == 1
         if alone and channel in self._queues and channel not in self._shared:  # (no announcement read meanwhile)
             self._alone.add(channel)
 
@@ -144,11 +149,18 @@ class RedisBus:
             message = await queue.get()
             if message is None:
                 return
-            for handler in list(self._handlers.get(channel, ())):
-                try:
-                    await handler(message)
-                except Exception:  # one broken subscriber must not starve the others
-                    log.exception("bus handler failed on %s", channel)
+            self._busy.add(channel)
+            try:
+                await self._run_handlers(channel, message)
+            finally:
+                self._busy.discard(channel)
+
+    async def _run_handlers(self, channel: str, message: dict[str, Any]) -> None:
+        for handler in list(self._handlers.get(channel, ())):
+            try:
+                await handler(message)
+            except Exception:  # one broken subscriber must not starve the others
+                log.exception("bus handler failed on %s", channel)
 
     async def _read(self) -> None:
         while True:

@@ -1,8 +1,11 @@
-"""PUBLISH for the bus between nodes, on a connection of its own, pipelined.
+"""Commands for the bus between nodes, on a connection of its own, pipelined: PUBLISH, and the few others a node
+sends as people come and go.
 
-The same connection also writes the lobby's table list beside the news of its change (``run``: an ``HSET`` and
-its ``PUBLISH`` in one write; :meth:`trickroom.server.cluster.Cluster.list_table`), so that a node that reads the
-list after hearing the news finds the change in it.
+The same connection writes the lobby's table list beside the news of its change (``run``: an ``HSET`` and its
+``PUBLISH`` in one write; :meth:`trickroom.server.cluster.Cluster.list_table`), so that a node that reads the list
+after hearing the news finds the change in it; and a user's arrival and departure (the node's list of its users,
+the other nodes asked about them) and its announcements on a user's channel (``cluster.py``, ``redis_bus.py``),
+which took a round through redis-py's pipeline each, several per move of a player to their table's node.
 
 A table step hands its deliveries to the bus, about five messages per action at three nodes. With redis-py each
 ``PUBLISH`` (or each step's pipeline) took a connection from the pool, a task for its write timeout and a round of
@@ -11,10 +14,11 @@ commands are written as they come on one connection, and Redis's replies, which 
 resolve the waiting callers one after another (``_Link``): 46 us alone, 17 us each in a step of three
 (``bench/bus_publish.py``; docs/performance.md has the figures of whole evenings).
 
-The RESP that this needs (a command as an array of bulk strings; a reply of one line: ``+OK``, ``:n``,
-``-ERR ...``) is :func:`command` and :class:`Replies`, pure functions of bytes tested without a socket. The
-connection is opened from the client's own settings (host and port or a Unix socket, user, password, database);
-a TLS Redis (``rediss://``) keeps redis-py's pipeline (:class:`PooledPublisher`).
+A command is written by :func:`command` (an array of bulk strings) and the replies are read by :class:`Replies`
+(hiredis's parser: integers, statuses and bulk strings as bytes, arrays as lists, errors as ``ResponseError``),
+both tested without a socket. The connection is opened from the client's own settings (host and port or a Unix
+socket, user, password, database); a TLS Redis (``rediss://``) keeps redis-py's pipeline (:class:`PooledPublisher`,
+whose replies come in the same shapes).
 
 One connection keeps the order of everything the node publishes. A lost connection fails what waits on it
 (``ConnectionError``; the caller decides, as with redis-py) and the next publish opens a new one.
@@ -26,8 +30,9 @@ import asyncio
 import collections
 import contextlib
 from collections.abc import Sequence
-from typing import Any, Protocol, cast
+from typing import Any, NamedTuple, Protocol, cast
 
+import hiredis
 import redis.asyncio as redis
 from redis.asyncio.connection import Connection, UnixDomainSocketConnection
 from redis.exceptions import ResponseError
@@ -40,9 +45,9 @@ class Publisher(Protocol):
         """PUBLISH each (channel, data) of ``items``, in order; return how many received the last one."""
         ...
 
-    async def run(self, commands: Sequence[Sequence[bytes]]) -> int | str:
+    async def run(self, commands: Sequence[Sequence[bytes]]) -> list[Any]:
         """Each command of ``commands`` (its parts: ``(b"HSET", key, field, value)``), in order, in one write;
-        the last one's reply. Only commands whose reply is one line (an integer or a status)."""
+        their replies in order (as :class:`Replies` reads them). An error reply is raised (``ResponseError``)."""
         ...
 
     async def close(self) -> None: ...
@@ -66,29 +71,19 @@ def command(*parts: bytes) -> bytes:
 
 
 class Replies:
-    """Redis's replies to the commands this module sends, read from a stream of bytes in any chunks: each one line,
-    an integer (``:n``), a status (``+OK``) or an error (``-ERR ...``)."""
+    """Redis's replies, read from a stream of bytes in any chunks (RESP 2, parsed by hiredis): an integer as an
+    int, a status or a bulk string as bytes, an array as a list, a null as None, an error as a ``ResponseError``
+    (returned, not raised)."""
 
     def __init__(self) -> None:
-        self._buffer = b""
+        self._reader = hiredis.Reader(protocolError=ConnectionError, replyError=ResponseError)
 
-    def feed(self, data: bytes) -> list[int | str | ResponseError]:
-        """The replies completed by ``data``, in order (an error reply as a ``ResponseError``, not raised)."""
-        buffer = self._buffer + data if self._buffer else data
-        replies: list[int | str | ResponseError] = []
-        start = 0
-        while (end := buffer.find(b"\r\n", start)) >= 0:
-            kind, text = buffer[start:start + 1], buffer[start + 1:end]
-            if kind == b":":
-                replies.append(int(text))
-            elif kind == b"+":
-                replies.append(text.decode())
-            elif kind == b"-":
-                replies.append(ResponseError(text.decode(errors="replace")))
-            else:  # (a bulk or an array: never the answer to the commands sent here)
-                raise ConnectionError(f"unexpected reply from Redis: {buffer[start:end][:40]!r}")
-            start = end + 2
-        self._buffer = buffer[start:]
+    def feed(self, data: bytes) -> list[Any]:
+        """The replies completed by ``data``, in order. A stream that is not RESP raises ``ConnectionError``."""
+        self._reader.feed(data)
+        replies = []
+        while (reply := self._reader.gets()) is not False:
+            replies.append(reply)
         return replies
 
 
@@ -97,7 +92,7 @@ class _Link(asyncio.Protocol):
 
     def __init__(self) -> None:
         self.transport: asyncio.Transport | None = None
-        self.waiting: collections.deque[asyncio.Future[Any] | None] = collections.deque()  # None: not awaited
+        self.waiting: collections.deque[_Write] = collections.deque()
         self.replies = Replies()
         self.lost = False
         self.closed = asyncio.Event()  # the socket is closed (connection_lost came)
@@ -115,13 +110,12 @@ class _Link(asyncio.Protocol):
             if not self.waiting:  # (a reply nobody asked for: the stream is out of step)
                 self.fail(ConnectionError("a reply from Redis that no command asked for"))
                 return
-            future = self.waiting.popleft()
-            if future is None or future.done():  # (a reply nobody waits for, or its caller gave up waiting)
-                continue
-            if isinstance(reply, ResponseError):
-                future.set_exception(reply)
-            else:
-                future.set_result(reply)
+            write = self.waiting[0]
+            write.replies.append(reply)
+            if len(write.replies) == write.size:
+                self.waiting.popleft()
+                if not write.future.done():  # (its caller may have given up waiting)
+                    write.future.set_result(write.replies)
 
     def connection_lost(self, exc: Exception | None) -> None:
         self.fail(ConnectionError(f"the connection to Redis was lost: {exc or 'closed'}"))
@@ -131,21 +125,34 @@ class _Link(asyncio.Protocol):
         """Nothing more goes through this connection: fail whatever waits, and close it."""
         self.lost = True
         while self.waiting:
-            future = self.waiting.popleft()
-            if future is not None and not future.done():
+            future = self.waiting.popleft().future
+            if not future.done():
                 future.set_exception(error)
         if self.transport is not None:
             self.transport.close()
 
-    def send(self, commands: Sequence[bytes]) -> asyncio.Future[Any]:
-        """Write ``commands`` in one write; the future of the last one's reply."""
+    def send(self, commands: Sequence[bytes]) -> asyncio.Future[list[Any]]:
+        """Write ``commands`` in one write; the future of their replies."""
         assert self.transport is not None
-        loop = asyncio.get_running_loop()
-        future: asyncio.Future[Any] = loop.create_future()
-        self.waiting.extend([None] * (len(commands) - 1))
-        self.waiting.append(future)
+        write = _Write(len(commands), asyncio.get_running_loop().create_future(), [])
+        self.waiting.append(write)
         self.transport.write(b"".join(commands))
-        return future
+        return write.future
+
+
+class _Write(NamedTuple):
+    """Commands written together: how many, the future of their replies, and the replies read so far."""
+    size: int
+    future: asyncio.Future[list[Any]]
+    replies: list[Any]
+
+
+def raise_errors(replies: list[Any]) -> list[Any]:
+    """``replies``, unless one of them is an error: then the first is raised."""
+    for reply in replies:
+        if isinstance(reply, ResponseError):
+            raise reply
+    return replies
 
 
 class PipelinedPublisher:
@@ -158,23 +165,23 @@ class PipelinedPublisher:
     async def publish(self, items: Sequence[tuple[str, bytes]]) -> int:
         if not items:
             return 0
-        receivers = await self._send([command(b"PUBLISH", channel.encode(), data) for channel, data in items])
+        receivers = (await self._send([command(b"PUBLISH", channel.encode(), data) for channel, data in items]))[-1]
         assert isinstance(receivers, int)
         return receivers
 
-    async def run(self, commands: Sequence[Sequence[bytes]]) -> int | str:
+    async def run(self, commands: Sequence[Sequence[bytes]]) -> list[Any]:
         return await self._send([command(*parts) for parts in commands])
 
-    async def _send(self, commands: list[bytes]) -> int | str:
+    async def _send(self, commands: list[bytes]) -> list[Any]:
         link = await self._open()
         future = link.send(commands)
         try:
             async with asyncio.timeout(REPLY_TIMEOUT):
-                reply: int | str = await future
+                replies = await future
         except TimeoutError:
             link.fail(ConnectionError("Redis did not answer in time"))
             raise ConnectionError("Redis did not answer in time") from None
-        return reply
+        return raise_errors(replies)
 
     async def _open(self) -> _Link:
         if self._link is not None and not self._link.lost:
@@ -222,10 +229,13 @@ class PipelinedPublisher:
 
 
 class PooledPublisher:
-    """redis-py's pipeline, for a connection this module does not open itself (TLS)."""
+    """redis-py's pipeline, for a connection this module does not open itself (TLS). Its replies are taken as
+    redis-py reads them, without its conversions (no ``True`` for ``1``), a map flattened into its array."""
 
     def __init__(self, client: redis.Redis) -> None:
         self.client = client
+        self.raw = redis.Redis(connection_pool=client.connection_pool)
+        self.raw.response_callbacks = {}  # (the replies as Redis sent them)
 
     async def publish(self, items: Sequence[tuple[str, bytes]]) -> int:
         if not items:
@@ -236,13 +246,21 @@ class PooledPublisher:
             counts = await pipe.execute()
         return int(counts[-1])
 
-    async def run(self, commands: Sequence[Sequence[bytes]]) -> int | str:
-        async with self.client.pipeline(transaction=False) as pipe:
+    async def run(self, commands: Sequence[Sequence[bytes]]) -> list[Any]:
+        async with self.raw.pipeline(transaction=False) as pipe:
             for parts in commands:
                 pipe.execute_command(*parts)
-            replies = await pipe.execute()
-        last: int | str | bytes = replies[-1]
-        return last.decode() if isinstance(last, bytes) else last
+            replies = await pipe.execute(raise_on_error=True)
+        return [_flat(reply) for reply in replies]
 
     async def close(self) -> None:
         return None
+
+
+def _flat(reply: Any) -> Any:
+    """A reply as RESP 2 has it: a map as the array of its keys and values."""
+    if isinstance(reply, dict):
+        return [part for pair in reply.items() for part in pair]
+    if isinstance(reply, list):
+        return [_flat(item) for item in reply]
+    return reply

@@ -79,8 +79,8 @@ class Room:
         self.connections: dict[str, Connection] = {}
         self.by_user: dict[str, set[Connection]] = {}
         window = settings.login_window_minutes * 60
-        counters: Counters = (RedisCounters(cluster.redis, settings.redis_prefix, window) if cluster is not None
-                              else MemoryCounters(window, settings.limiter_max_keys))
+        counters: Counters = (RedisCounters(cluster.redis, settings.redis_prefix, window, cluster.publisher)
+                              if cluster is not None else MemoryCounters(window, settings.limiter_max_keys))
         self.door = FrontDoor(self, counters)  # logins, sessions, preferences
         self.lobby = Lobby(self)  # presence, listings, chat
         self.ownership = Ownership(self)  # the tables this node owns, and their changing hands
