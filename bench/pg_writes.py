@@ -10,8 +10,9 @@ through asyncpg's own (``Store._insert_actions``, ``pg_insert.py``). This append
 in each of the four ways, alternating over ``--rounds`` rounds so that a change in the machine's
 load touches all alike, and prints the median CPU microseconds of this process per transaction (the database
 server's own time is not in it) and the wall time. Then it reads one table's row in a transaction and in
-autocommit (``Store.read`` since 2026-12-06), alternating as well. A fresh schema is made in the database and
-dropped.
+autocommit (``Store.read`` since 2026-12-06), alternating as well; and renews the leases of 300 tables (what a
+node of the evening holds) with their numbers as a list of parameters (``IN``, until 2026-12-06) and as one array
+(``= ANY``, ``Store.renew_leases``). A fresh schema is made in the database and dropped.
 """
 
 from __future__ import annotations
@@ -22,9 +23,9 @@ import secrets
 import statistics
 import time
 from collections.abc import Awaitable, Callable
-from typing import Any
+from typing import Any, cast
 
-from sqlalchemy import insert, select, text
+from sqlalchemy import Table, insert, select, text, update
 
 from trickroom.server.rows import ActionRow, TableRow, utcnow
 from trickroom.server.store import Store
@@ -81,6 +82,7 @@ async def measure(postgres: str, rounds: int, transactions: int) -> None:
                   f"(rounds: {', '.join(f'{x:.0f}' for x in cpu[name])})")
         await held.close()
         await measure_reads(store, table, rounds, transactions)
+        await measure_renewals(store, rounds)
     finally:
         await store.close()
         dropper = Store(postgres)
@@ -112,6 +114,39 @@ async def measure_reads(store: Store, table: int, rounds: int, reads: int) -> No
                 await way()
             cpu[name].append(1e6 * (time.process_time() - cpu0) / reads)
     print(f"one table's row read, {rounds} rounds of {reads} per way:")
+    for name in ways:
+        print(f"  {name}: median {statistics.median(cpu[name]):.0f} us of CPU "
+              f"(rounds: {', '.join(f'{x:.0f}' for x in cpu[name])})")
+
+
+async def measure_renewals(store: Store, rounds: int, tables: int = 300, renewals: int = 100) -> None:
+    """One node's renewal of its leases: the numbers as a list of parameters (``IN (...)``, as until 2026-12-06)
+    and as one array (the store's)."""
+    numbers = []
+    for _ in range(tables):
+        number = await store.create_table(TableRow(game="bura", options={}, settings={}, seats=[], host={},
+                                                   status="playing"))
+        await store.claim_table(number, "n1", 3.0)
+        numbers.append(number)
+    rows = cast(Table, TableRow.__table__)
+
+    async def as_a_list() -> Any:
+        return await store.write_returning(update(rows).where(rows.c.id.in_(numbers), rows.c.owner_node == "n1")
+                                           .values(lease_until=utcnow()).returning(rows.c.id))
+
+    async def as_an_array() -> Any:
+        return await store.renew_leases("n1", numbers, 3.0)
+
+    ways = {"the numbers as a list of parameters": as_a_list, "the numbers as one array (the store's)": as_an_array}
+    cpu: dict[str, list[float]] = {name: [] for name in ways}
+    for _ in range(rounds):
+        for name, way in ways.items():
+            assert len(await way()) == tables
+            cpu0 = time.process_time()
+            for _ in range(renewals):
+                await way()
+            cpu[name].append(1e6 * (time.process_time() - cpu0) / renewals)
+    print(f"the leases of {tables} tables renewed, {rounds} rounds of {renewals} per way:")
     for name in ways:
         print(f"  {name}: median {statistics.median(cpu[name]):.0f} us of CPU "
               f"(rounds: {', '.join(f'{x:.0f}' for x in cpu[name])})")

@@ -5,8 +5,8 @@ it, and its tables would move to other nodes in the middle of play. This keeper 
 third of their length from a thread with its own event loop and database connection, which a busy main loop does
 not hold up. The tables whose lease it could not renew (another node took them, or they closed meanwhile) it keeps
 for the heartbeat (``unrenewed``), which checks them and drops those another node took. While the keeper renews,
-the heartbeat renews nothing itself: renewing every lease from both, each second, was about a twentieth of three
-nodes' CPU per action (docs/performance.md). It renews all of them again when the keeper has fallen silent
+the heartbeat renews nothing itself: renewing every lease from both, each second, was about 4% of three nodes'
+CPU per action (docs/performance.md). It renews all of them again when the keeper has fallen silent
 (``renewing``).
 
 It renews only while the main loop shows it is alive (``alive()``, called at every heartbeat): a loop that has
