@@ -103,17 +103,25 @@ async def measure_reads(store: Store, table: int, rounds: int, reads: int) -> No
     async def in_autocommit() -> Any:
         return await store.read(lambda s: s.execute(query).scalars().first())
 
-    ways = {"a read in a transaction": in_transaction, "a read in autocommit (the store's)": in_autocommit}
+    await alternate(f"one table's row read, {rounds} rounds of {reads} per way:",
+                    {"a read in a transaction": in_transaction, "a read in autocommit (the store's)": in_autocommit},
+                    rounds, reads, warm=20)
+
+
+async def alternate(title: str, ways: dict[str, Callable[[], Awaitable[Any]]], rounds: int, calls: int,
+                    warm: int) -> None:
+    """Each of ``ways`` called ``calls`` times (after ``warm`` calls) in turn, ``rounds`` times; print the median
+    CPU microseconds of this process per call."""
     cpu: dict[str, list[float]] = {name: [] for name in ways}
     for _ in range(rounds):
         for name, way in ways.items():
-            for _ in range(20):
+            for _ in range(warm):
                 await way()
             cpu0 = time.process_time()
-            for _ in range(reads):
+            for _ in range(calls):
                 await way()
-            cpu[name].append(1e6 * (time.process_time() - cpu0) / reads)
-    print(f"one table's row read, {rounds} rounds of {reads} per way:")
+            cpu[name].append(1e6 * (time.process_time() - cpu0) / calls)
+    print(title)
     for name in ways:
         print(f"  {name}: median {statistics.median(cpu[name]):.0f} us of CPU "
               f"(rounds: {', '.join(f'{x:.0f}' for x in cpu[name])})")
@@ -137,19 +145,10 @@ async def measure_renewals(store: Store, rounds: int, tables: int = 300, renewal
     async def as_an_array() -> Any:
         return await store.renew_leases("n1", numbers, 3.0)
 
-    ways = {"the numbers as a list of parameters": as_a_list, "the numbers as one array (the store's)": as_an_array}
-    cpu: dict[str, list[float]] = {name: [] for name in ways}
-    for _ in range(rounds):
-        for name, way in ways.items():
-            assert len(await way()) == tables
-            cpu0 = time.process_time()
-            for _ in range(renewals):
-                await way()
-            cpu[name].append(1e6 * (time.process_time() - cpu0) / renewals)
-    print(f"the leases of {tables} tables renewed, {rounds} rounds of {renewals} per way:")
-    for name in ways:
-        print(f"  {name}: median {statistics.median(cpu[name]):.0f} us of CPU "
-              f"(rounds: {', '.join(f'{x:.0f}' for x in cpu[name])})")
+    assert len(await as_a_list()) == len(await as_an_array()) == tables  # (every lease is this node's)
+    await alternate(f"the leases of {tables} tables renewed, {rounds} rounds of {renewals} per way:",
+                    {"the numbers as a list of parameters": as_a_list,
+                     "the numbers as one array (the store's)": as_an_array}, rounds, renewals, warm=1)
 
 
 def main() -> None:
