@@ -49,14 +49,15 @@ def test_a_stream_that_is_not_resp_is_refused() -> None:
 
 class FakeRedis:
     """Counts the commands of each connection and answers each PUBLISH ``:n`` (n: their number so far), an ``ECHO
-    x`` the array ``[x, n]``, a ``FAIL`` an error and the rest ``+OK``, except that it closes a connection,
-    unanswered, at the command numbered ``hang_up_at``."""
+    x`` the array ``[x, n]``, a ``FAIL`` (or the password ``wrong``) an error and the rest ``+OK``, except that it
+    closes a connection, unanswered, at the command numbered ``hang_up_at``."""
 
     def __init__(self, hang_up_at: int | None = None) -> None:
         self.hang_up_at = hang_up_at
         self.connections = 0
         self.received: list[bytes] = []
         self.server: asyncio.Server | None = None
+        self.handlers: list[asyncio.Task[None]] = []
 
     async def start(self) -> int:
         self.server = await asyncio.start_server(self.serve, "127.0.0.1", 0)
@@ -67,8 +68,13 @@ class FakeRedis:
         assert self.server is not None
         self.server.close()
         await self.server.wait_closed()
+        async with asyncio.timeout(5):  # (each connection's handler has seen its end)
+            await asyncio.gather(*self.handlers)
 
     async def serve(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        task = asyncio.current_task()
+        assert task is not None
+        self.handlers.append(task)
         self.connections += 1
         while True:
             header = await reader.readline()
@@ -80,7 +86,7 @@ class FakeRedis:
                 break
             if parts[0] == b"ECHO":
                 writer.write(b"*2\r\n$%d\r\n%s\r\n:%d\r\n" % (len(parts[1]), parts[1], len(self.received)))
-            elif parts[0] == b"FAIL":
+            elif parts[0] == b"FAIL" or parts[-1] == b"wrong":  # (an AUTH with the password "wrong" too)
                 writer.write(b"-ERR told to\r\n")
             else:
                 writer.write(b":%d\r\n" % len(self.received) if parts[0] == b"PUBLISH" else b"+OK\r\n")
@@ -136,6 +142,19 @@ def test_the_greeting_logs_in_and_selects_the_database_before_anything_is_publis
 
     assert asyncio.run(scenario()) == [b"AUTH room s3cret", b"SELECT 12", b"PUBLISH lobby {}"]
 
+
+
+def test_a_greeting_refused_fails_the_publish_and_the_connection() -> None:
+    async def scenario() -> list[bytes]:
+        fake = FakeRedis()
+        publisher = PipelinedPublisher(False, {"host": "127.0.0.1", "port": await fake.start(), "password": "wrong"})
+        with pytest.raises(ResponseError, match="told to"):
+            await publisher.publish([("lobby", b"{}")])
+        await publisher.close()
+        await fake.stop()
+        return fake.received
+
+    assert asyncio.run(scenario()) == [b"AUTH wrong"]  # nothing published
 
 def test_a_lost_connection_fails_what_waits_on_it_and_the_next_publish_opens_another() -> None:
     async def scenario() -> tuple[int, int, int]:

@@ -26,7 +26,10 @@ import time
 from collections import OrderedDict
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
+
+if TYPE_CHECKING:
+    from trickroom.server.redis_publisher import Publisher
 
 Clock = Callable[[], float]
 BUCKET_SECONDS = 10  # the room-wide count is kept in 10-second buckets
@@ -90,7 +93,7 @@ class RedisCounters:
     its last failure, and the room-wide count in 10-second buckets. The expiry only frees memory; staleness is
     judged from ``last``, on the limiter's clock (wall time, the same on every node when they run NTP)."""
 
-    def __init__(self, client: Any, prefix: str, window: float, publisher: Any = None) -> None:
+    def __init__(self, client: Any, prefix: str, window: float, publisher: Publisher | None = None) -> None:
         self.redis = client
         self.publisher = publisher  # the bus's pipelined connection, for the reads (one at every login)
         self.prefix = prefix + "limit:"

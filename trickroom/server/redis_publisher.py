@@ -211,7 +211,7 @@ class PipelinedPublisher:
         if greeting:
             try:
                 async with asyncio.timeout(timeout):
-                    await link.send(greeting)
+                    raise_errors(await link.send(greeting))
             except BaseException:
                 link.fail(ConnectionError("Redis refused the connection's greeting"))
                 raise
