@@ -36,8 +36,7 @@ async def fail_until_refused(limit: GuessLimiter, target: str, source: str) -> l
 
 
 def both(test: Callable[[Callable[[], Counters]], Awaitable[None]]) -> Callable[[str], None]:
-    """Run ``test`` with in-process counters and with Redis counters (a fresh key prefix each time), read through
-    redis-py or through the bus's pipelined connection."""
+    """Run ``test`` with in-process counters and with Redis counters (a fresh key prefix each time)."""
 
     def run(backend: str) -> None:
         async def go() -> None:
@@ -58,8 +57,6 @@ def both(test: Callable[[Callable[[], Counters]], Awaitable[None]]) -> Callable[
             def counters() -> Counters:  # each call: another node's connection to the same Redis
                 other = redis.from_url(REDIS)
                 clients.append(other)
-                if backend == "redis":
-                    return RedisCounters(other, prefix, WINDOW)
                 publishers.append(publisher_for(other))
                 return RedisCounters(other, prefix, WINDOW, publishers[-1])
 
@@ -77,8 +74,7 @@ def both(test: Callable[[Callable[[], Counters]], Awaitable[None]]) -> Callable[
 
         asyncio.run(go())
 
-    return pytest.mark.parametrize("backend", ["memory", pytest.param("redis", marks=pytest.mark.services),
-                                               pytest.param("redis-publisher", marks=pytest.mark.services)])(run)
+    return pytest.mark.parametrize("backend", ["memory", pytest.param("redis", marks=pytest.mark.services)])(run)
 
 
 @both

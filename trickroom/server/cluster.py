@@ -31,7 +31,7 @@ class Cluster:
     def __init__(self, client: redis.Redis, prefix: str, node_id: str, url: str, ttl: float,
                  publisher: Publisher) -> None:
         self.redis = client
-        self.publisher = publisher  # the bus's own connection: the listings written in order with the lobby's news
+        self.publisher = publisher  # the bus's own connection: listings in order with the lobby's news, users
         self.prefix = prefix
         self.node_id = node_id
         self.url = url

@@ -93,20 +93,14 @@ class RedisCounters:
     its last failure, and the room-wide count in 10-second buckets. The expiry only frees memory; staleness is
     judged from ``last``, on the limiter's clock (wall time, the same on every node when they run NTP)."""
 
-    def __init__(self, client: Any, prefix: str, window: float, publisher: Publisher | None = None) -> None:
+    def __init__(self, client: Any, prefix: str, window: float, publisher: Publisher) -> None:
         self.redis = client
         self.publisher = publisher  # the bus's pipelined connection, for the reads (one at every login)
         self.prefix = prefix + "limit:"
         self.window = window
 
     async def read(self, keys: Sequence[str], now: float) -> list[Count | None]:
-        if self.publisher is not None:
-            rows = await self.publisher.run([(b"HMGET", (self.prefix + key).encode(), b"n", b"last") for key in keys])
-        else:
-            async with self.redis.pipeline(transaction=False) as pipe:
-                for key in keys:
-                    pipe.hmget(self.prefix + key, "n", "last")
-                rows = await pipe.execute()
+        rows = await self.publisher.run([(b"HMGET", (self.prefix + key).encode(), b"n", b"last") for key in keys])
         found: list[Count | None] = []
         for failures, last in rows:
             count = Count(int(failures), float(last)) if failures is not None and last is not None else None
