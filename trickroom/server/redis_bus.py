@@ -25,8 +25,8 @@ Every other channel (the lobby's, the cluster's) goes through Redis.
 
 Messages cross Redis as JSON made and read by orjson, several times faster than the standard library, which
 stays the fallback for the few values orjson refuses (a lone surrogate, a key that is not a string). They are
-published on a connection of the bus's own, pipelined (``redis_publisher.py``), and read by redis-py's
-subscriber, whose replies hiredis parses.
+published on a connection of the bus's own, pipelined (``redis_publisher.py``), and read on another
+(``redis_subscriber.py``), each handed to :meth:`RedisBus.heard` as hiredis parses it.
 """
 
 from __future__ import annotations
@@ -45,6 +45,7 @@ import redis.asyncio as redis
 
 from trickroom.server.bus import Handler
 from trickroom.server.redis_publisher import publisher_for
+from trickroom.server.redis_subscriber import subscriber_for
 
 log = logging.getLogger("trickroom.bus")
 Unhandled = Callable[[str, dict[str, Any]], Coroutine[Any, Any, None]]
@@ -58,13 +59,11 @@ class RedisBus:
     def __init__(self, client: redis.Redis, prefix: str) -> None:
         self.redis = client
         self.prefix = prefix
-        self.pubsub = client.pubsub()
         self.publisher = publisher_for(client)
+        self.subscriber = subscriber_for(client, self.heard, self.lost)
         self._handlers: defaultdict[str, list[Handler]] = defaultdict(list)
         self._queues: dict[str, asyncio.Queue[dict[str, Any] | None]] = {}
         self._workers: dict[str, asyncio.Task[None]] = {}
-        self._confirmed: dict[str, asyncio.Event] = {}
-        self._reader: asyncio.Task[None] | None = None
         self.on_unhandled: Unhandled | None = None
         self.node = secrets.token_hex(8)  # this bus among the nodes' (its own announcements are not news)
         self._alone: set[str] = set()  # WATCHED channels this node alone listens to
@@ -105,12 +104,7 @@ class RedisBus:
         queue: asyncio.Queue[dict[str, Any] | None] = asyncio.Queue()
         self._queues[channel] = queue
         self._workers[channel] = asyncio.get_running_loop().create_task(self._work(channel, queue))
-        confirmed = self._confirmed[channel] = asyncio.Event()
-        await self.pubsub.subscribe(self.prefix + channel)
-        if self._reader is None:
-            self._reader = asyncio.get_running_loop().create_task(self._read())
-        with contextlib.suppress(TimeoutError):  # Redis confirms the subscription on the reader's connection
-            await asyncio.wait_for(confirmed.wait(), timeout=5)
+        await self.subscriber.subscribe((self.prefix + channel).encode())
         if channel.startswith(WATCHED):
             await self._join(channel)
 
@@ -136,11 +130,10 @@ class RedisBus:
         self._shared.discard(channel)
         queue = self._queues.pop(channel, None)
         self._workers.pop(channel, None)
-        self._confirmed.pop(channel, None)
         if queue is not None:
             queue.put_nowait(None)  # the worker finishes what is queued, then stops
         with contextlib.suppress(Exception):
-            await self.pubsub.unsubscribe(self.prefix + channel)
+            await self.subscriber.unsubscribe((self.prefix + channel).encode())
             if channel.startswith(WATCHED):
                 await self.publisher.publish([(self.prefix + channel, pack({LEFT: self.node}))])
 
@@ -162,43 +155,31 @@ class RedisBus:
             except Exception:  # one broken subscriber must not starve the others
                 log.exception("bus handler failed on %s", channel)
 
-    async def _read(self) -> None:
-        while True:
-            try:
-                raw = await self.pubsub.get_message(ignore_subscribe_messages=False, timeout=1.0)
-            except asyncio.CancelledError:
-                raise
-            except Exception:
-                log.exception("redis subscriber connection failed; retrying")
-                self._alone.clear()  # an announcement may have been lost: every channel through Redis from now on
-                await asyncio.sleep(0.5)
-                continue
-            if raw is None:
-                continue
-            channel = _text(raw["channel"])[len(self.prefix):]
-            if raw["type"] == "subscribe":
-                event = self._confirmed.get(channel)
-                if event is not None:
-                    event.set()
-                continue
-            if raw["type"] != "message":
-                continue
-            message = unpack(raw["data"])
-            if isinstance(message, dict) and JOINED in message:
-                if message[JOINED] != self.node and channel in self._queues:  # another node listens too
-                    self._shared.add(channel)  # (through Redis from now on, until a node leaves the channel)
-                    self._alone.discard(channel)
-                continue
-            if isinstance(message, dict) and LEFT in message:
-                if message[LEFT] != self.node and channel in self._queues and channel not in self._alone:
-                    self._shared.discard(channel)  # perhaps alone now: ask Redis (an announcement read meanwhile
-                    self._spawn(self._join(channel, announce=""))  # puts the channel back among the shared)
-                continue
-            queue = self._queues.get(channel)
-            if queue is not None:
-                queue.put_nowait(message)
-            elif self.on_unhandled is not None:
-                self._spawn(self.on_unhandled(channel, message))
+    def heard(self, name: bytes, data: bytes) -> None:
+        """A message from Redis on the channel ``name`` (the prefix included): to its channel's queue, or, on a
+        channel this node no longer listens to, to ``on_unhandled``."""
+        channel = name.decode()[len(self.prefix):]
+        message = unpack(data)
+        if isinstance(message, dict) and JOINED in message:
+            if message[JOINED] != self.node and channel in self._queues:  # another node listens too
+                self._shared.add(channel)  # (through Redis from now on, until a node leaves the channel)
+                self._alone.discard(channel)
+            return
+        if isinstance(message, dict) and LEFT in message:
+            if message[LEFT] != self.node and channel in self._queues and channel not in self._alone:
+                self._shared.discard(channel)  # perhaps alone now: ask Redis (an announcement read meanwhile
+                self._spawn(self._join(channel, announce=""))  # puts the channel back among the shared)
+            return
+        queue = self._queues.get(channel)
+        if queue is not None:
+            queue.put_nowait(message)
+        elif self.on_unhandled is not None:
+            self._spawn(self.on_unhandled(channel, message))
+
+    def lost(self) -> None:
+        """The subscriber's connection was lost: an announcement may have been lost with it, so every channel goes
+        through Redis from now on."""
+        self._alone.clear()
 
     def _spawn(self, coro: Coroutine[Any, Any, None]) -> None:
         """Run ``coro`` beside the reader (kept referenced until done: the loop holds tasks only weakly)."""
@@ -207,15 +188,10 @@ class RedisBus:
         task.add_done_callback(self._tasks.discard)
 
     async def close(self) -> None:
-        if self._reader is not None:
-            self._reader.cancel()
-            with contextlib.suppress(BaseException):
-                await self._reader
+        await self.subscriber.close()
         for queue in self._queues.values():
             queue.put_nowait(None)
         await self.publisher.close()
-        with contextlib.suppress(Exception):
-            await self.pubsub.aclose()  # type: ignore[no-untyped-call, unused-ignore]  # typed from redis 8
 
 
 def pack(message: Any) -> bytes:
@@ -232,7 +208,3 @@ def unpack(data: bytes | str) -> Any:
         return orjson.loads(data)
     except orjson.JSONDecodeError:  # the fallback's \ud800 escapes, which orjson refuses
         return json.loads(data)
-
-
-def _text(value: Any) -> str:
-    return value.decode() if isinstance(value, bytes) else str(value)

@@ -29,8 +29,8 @@ from __future__ import annotations
 import asyncio
 import collections
 import contextlib
-from collections.abc import Sequence
-from typing import Any, NamedTuple, Protocol, cast
+from collections.abc import Callable, Sequence
+from typing import Any, NamedTuple, Protocol, TypeVar, cast
 
 import hiredis
 import redis.asyncio as redis
@@ -107,15 +107,21 @@ class _Link(asyncio.Protocol):
             self.fail(error)
             return
         for reply in replies:
-            if not self.waiting:  # (a reply nobody asked for: the stream is out of step)
-                self.fail(ConnectionError("a reply from Redis that no command asked for"))
+            if not self.answer(reply):
                 return
-            write = self.waiting[0]
-            write.replies.append(reply)
-            if len(write.replies) == write.size:
-                self.waiting.popleft()
-                if not write.future.done():  # (its caller may have given up waiting)
-                    write.future.set_result(write.replies)
+
+    def answer(self, reply: Any) -> bool:
+        """Hand ``reply`` to the oldest command waiting; False if none waits (the stream is out of step: closed)."""
+        if not self.waiting:
+            self.fail(ConnectionError("a reply from Redis that no command asked for"))
+            return False
+        write = self.waiting[0]
+        write.replies.append(reply)
+        if len(write.replies) == write.size:
+            self.waiting.popleft()
+            if not write.future.done():  # (its caller may have given up waiting)
+                write.future.set_result(write.replies)
+        return True
 
     def connection_lost(self, exc: Exception | None) -> None:
         self.fail(ConnectionError(f"the connection to Redis was lost: {exc or 'closed'}"))
@@ -155,6 +161,38 @@ def raise_errors(replies: list[Any]) -> list[Any]:
     return replies
 
 
+LinkType = TypeVar("LinkType", bound=_Link)
+
+
+async def open_link(factory: Callable[[], LinkType], unix: bool, settings: dict[str, Any]) -> LinkType:
+    """A connection to the Redis that ``settings`` (a redis-py client's connection settings) name, logged in and
+    on its database: ``factory``'s protocol, ready for commands."""
+    loop, s = asyncio.get_running_loop(), settings
+    timeout = s.get("socket_connect_timeout") or REPLY_TIMEOUT
+    async with asyncio.timeout(timeout):
+        if unix:
+            transport, link = await loop.create_unix_connection(factory, s["path"])
+        else:
+            transport, link = await loop.create_connection(factory, s.get("host", "localhost"), s.get("port", 6379))
+    link.transport = link.transport or transport  # (uvloop calls connection_made on the next turn)
+    greeting = []
+    if s.get("password"):
+        user = [s["username"].encode()] if s.get("username") else []
+        greeting.append(command(b"AUTH", *user, str(s["password"]).encode()))
+    if s.get("db"):
+        greeting.append(command(b"SELECT", str(s["db"]).encode()))
+    if greeting:
+        try:
+            async with asyncio.timeout(timeout):
+                raise_errors(await link.send(greeting))
+        except BaseException:
+            link.fail(ConnectionError("Redis refused the connection's greeting"))
+            raise
+        if link.lost:
+            raise ConnectionError("Redis closed the connection after its greeting")
+    return link
+
+
 class PipelinedPublisher:
     def __init__(self, unix: bool, settings: dict[str, Any]) -> None:
         self.unix = unix
@@ -190,34 +228,8 @@ class PipelinedPublisher:
             self._opening = asyncio.Lock()
         async with self._opening:  # (one connection, however many steps publish while it opens)
             if self._link is None or self._link.lost:
-                self._link = await self._connect()
+                self._link = await open_link(_Link, self.unix, self.settings)
         return self._link
-
-    async def _connect(self) -> _Link:
-        loop, s = asyncio.get_running_loop(), self.settings
-        timeout = s.get("socket_connect_timeout") or REPLY_TIMEOUT
-        async with asyncio.timeout(timeout):
-            if self.unix:
-                transport, link = await loop.create_unix_connection(_Link, s["path"])
-            else:
-                transport, link = await loop.create_connection(_Link, s.get("host", "localhost"), s.get("port", 6379))
-        link.transport = link.transport or transport  # (uvloop calls connection_made on the next turn)
-        greeting = []
-        if s.get("password"):
-            user = [s["username"].encode()] if s.get("username") else []
-            greeting.append(command(b"AUTH", *user, str(s["password"]).encode()))
-        if s.get("db"):
-            greeting.append(command(b"SELECT", str(s["db"]).encode()))
-        if greeting:
-            try:
-                async with asyncio.timeout(timeout):
-                    raise_errors(await link.send(greeting))
-            except BaseException:
-                link.fail(ConnectionError("Redis refused the connection's greeting"))
-                raise
-            if link.lost:
-                raise ConnectionError("Redis closed the connection after its greeting")
-        return link
 
     async def close(self) -> None:
         link, self._link = self._link, None
