@@ -107,8 +107,13 @@ class _Link(asyncio.Protocol):
             self.fail(error)
             return
         for reply in replies:
-            if not self.answer(reply):
+            if not self.take(reply):
                 return
+
+    def take(self, reply: Any) -> bool:
+        """What a reply read is for (here, the oldest command waiting: :meth:`answer`); False if the connection
+        closed over it."""
+        return self.answer(reply)
 
     def answer(self, reply: Any) -> bool:
         """Hand ``reply`` to the oldest command waiting; False if none waits (the stream is out of step: closed)."""
@@ -136,6 +141,13 @@ class _Link(asyncio.Protocol):
                 future.set_exception(error)
         if self.transport is not None:
             self.transport.close()
+
+    async def shut(self, reason: str) -> None:
+        """Fail what waits (``reason``), close, and wait up to a second for the socket to close."""
+        self.fail(ConnectionError(reason))
+        with contextlib.suppress(TimeoutError):
+            async with asyncio.timeout(1):
+                await self.closed.wait()
 
     def send(self, commands: Sequence[bytes]) -> asyncio.Future[list[Any]]:
         """Write ``commands`` in one write; the future of their replies."""
@@ -234,10 +246,7 @@ class PipelinedPublisher:
     async def close(self) -> None:
         link, self._link = self._link, None
         if link is not None:
-            link.fail(ConnectionError("the publisher is closed"))
-            with contextlib.suppress(TimeoutError):
-                async with asyncio.timeout(1):
-                    await link.closed.wait()
+            await link.shut("the publisher is closed")
 
 
 class PooledPublisher:

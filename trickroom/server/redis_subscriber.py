@@ -57,17 +57,11 @@ class _Listening(_Link):
         super().__init__()
         self.subscriber = subscriber
 
-    def data_received(self, data: bytes) -> None:
-        try:
-            replies = self.replies.feed(data)
-        except ConnectionError as error:
-            self.fail(error)
-            return
-        for reply in replies:
-            if type(reply) is list and len(reply) == 3:
-                self.subscriber.heard(reply[0], reply[1], reply[2])
-            elif not self.answer(reply):
-                return
+    def take(self, reply: Any) -> bool:
+        if type(reply) is list and len(reply) == 3:
+            self.subscriber.heard(reply[0], reply[1], reply[2])
+            return True
+        return self.answer(reply)
 
     def connection_lost(self, exc: Exception | None) -> None:
         super().connection_lost(exc)
@@ -155,10 +149,7 @@ class OwnSubscriber:
             self._reopening.cancel()
         link, self._link = self._link, None
         if link is not None:
-            link.fail(ConnectionError("the subscriber is closed"))
-            with contextlib.suppress(TimeoutError):
-                async with asyncio.timeout(1):
-                    await link.closed.wait()
+            await link.shut("the subscriber is closed")
 
 
 class PooledSubscriber:
