@@ -13,6 +13,7 @@ import pytest
 import redis.asyncio as redis
 from conftest import need_service
 from test_cluster import REDIS, _redis_ping, available
+from test_redis_bus import until
 
 from trickroom.server.redis_subscriber import (
     OwnSubscriber,
@@ -67,14 +68,6 @@ def test_a_tls_redis_keeps_redis_py_s_subscriber_and_a_plain_one_gets_the_own_co
                       PooledSubscriber)
     assert isinstance(subscriber_for(redis.from_url("redis://127.0.0.1:6379/3"), ear.on_message, ear.on_lost),
                       OwnSubscriber)
-
-
-async def until(condition: Callable[[], bool]) -> None:
-    """Wait up to two seconds for ``condition`` (a message crossing Redis)."""
-    for _ in range(200):
-        if condition():
-            return
-        await asyncio.sleep(0.01)
 
 
 @pytest.mark.services

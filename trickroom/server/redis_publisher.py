@@ -11,7 +11,7 @@ A table step hands its deliveries to the bus, about five messages per action at 
 ``PUBLISH`` (or each step's pipeline) took a connection from the pool, a task for its write timeout and a round of
 reply parsing in Python: 83 to 89 us of CPU for a message alone, 37 to 39 us each in a step of three. Here the
 commands are written as they come on one connection, and Redis's replies, which come back in the same order,
-resolve the waiting callers one after another (``_Link``): 46 us alone, 17 us each in a step of three
+resolve the waiting callers one after another (``Link``): 46 us alone, 17 us each in a step of three
 (``bench/bus_publish.py``; docs/performance.md has the figures of whole evenings).
 
 A command is written by :func:`command` (an array of bulk strings) and the replies are read by :class:`Replies`
@@ -56,10 +56,17 @@ class Publisher(Protocol):
 def publisher_for(client: redis.Redis) -> Publisher:
     """The pipelined publisher on ``client``'s server, or redis-py's own where its connection is more than a socket
     (TLS)."""
+    socket = socket_of(client)
+    return PooledPublisher(client) if socket is None else PipelinedPublisher(*socket)
+
+
+def socket_of(client: redis.Redis) -> tuple[bool, dict[str, Any]] | None:
+    """Whether ``client``'s connections are a Unix socket, and their settings, for a connection of the node's own;
+    None where they are more than a socket (TLS), which redis-py keeps."""
     pool = client.connection_pool
-    if pool.connection_class in (Connection, UnixDomainSocketConnection):
-        return PipelinedPublisher(pool.connection_class is UnixDomainSocketConnection, pool.connection_kwargs)
-    return PooledPublisher(client)
+    if pool.connection_class not in (Connection, UnixDomainSocketConnection):
+        return None
+    return pool.connection_class is UnixDomainSocketConnection, pool.connection_kwargs
 
 
 def command(*parts: bytes) -> bytes:
@@ -87,7 +94,7 @@ class Replies:
         return replies
 
 
-class _Link(asyncio.Protocol):
+class Link(asyncio.Protocol):
     """One connection: what it writes, and a future per command waiting for its reply, oldest first."""
 
     def __init__(self) -> None:
@@ -111,11 +118,6 @@ class _Link(asyncio.Protocol):
                 return
 
     def take(self, reply: Any) -> bool:
-        """What a reply read is for (here, the oldest command waiting: :meth:`answer`); False if the connection
-        closed over it."""
-        return self.answer(reply)
-
-    def answer(self, reply: Any) -> bool:
         """Hand ``reply`` to the oldest command waiting; False if none waits (the stream is out of step: closed)."""
         if not self.waiting:
             self.fail(ConnectionError("a reply from Redis that no command asked for"))
@@ -173,7 +175,7 @@ def raise_errors(replies: list[Any]) -> list[Any]:
     return replies
 
 
-LinkType = TypeVar("LinkType", bound=_Link)
+LinkType = TypeVar("LinkType", bound=Link)
 
 
 async def open_link(factory: Callable[[], LinkType], unix: bool, settings: dict[str, Any]) -> LinkType:
@@ -209,7 +211,7 @@ class PipelinedPublisher:
     def __init__(self, unix: bool, settings: dict[str, Any]) -> None:
         self.unix = unix
         self.settings = settings
-        self._link: _Link | None = None
+        self._link: Link | None = None
         self._opening: asyncio.Lock | None = None
 
     async def publish(self, items: Sequence[tuple[str, bytes]]) -> int:
@@ -233,14 +235,14 @@ class PipelinedPublisher:
             raise ConnectionError("Redis did not answer in time") from None
         return raise_errors(replies)
 
-    async def _open(self) -> _Link:
+    async def _open(self) -> Link:
         if self._link is not None and not self._link.lost:
             return self._link
         if self._opening is None:
             self._opening = asyncio.Lock()
         async with self._opening:  # (one connection, however many steps publish while it opens)
             if self._link is None or self._link.lost:
-                self._link = await open_link(_Link, self.unix, self.settings)
+                self._link = await open_link(Link, self.unix, self.settings)
         return self._link
 
     async def close(self) -> None:

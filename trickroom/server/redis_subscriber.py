@@ -19,9 +19,8 @@ from collections.abc import Callable
 from typing import Any, Protocol
 
 import redis.asyncio as redis
-from redis.asyncio.connection import Connection, UnixDomainSocketConnection
 
-from trickroom.server.redis_publisher import _Link, command, open_link
+from trickroom.server.redis_publisher import Link, command, open_link, socket_of
 
 log = logging.getLogger("trickroom.bus")
 Heard = Callable[[bytes, bytes], None]  # a message's channel and data
@@ -42,14 +41,13 @@ class Subscriber(Protocol):
 def subscriber_for(client: redis.Redis, on_message: Heard, on_lost: Callable[[], None]) -> Subscriber:
     """The node's own subscriber on ``client``'s server, or redis-py's where its connection is more than a socket
     (TLS)."""
-    pool = client.connection_pool
-    if pool.connection_class in (Connection, UnixDomainSocketConnection):
-        return OwnSubscriber(pool.connection_class is UnixDomainSocketConnection, pool.connection_kwargs, on_message,
-                             on_lost)
-    return PooledSubscriber(client, on_message, on_lost)
+    socket = socket_of(client)
+    if socket is None:
+        return PooledSubscriber(client, on_message, on_lost)
+    return OwnSubscriber(*socket, on_message, on_lost)
 
 
-class _Listening(_Link):
+class _Listening(Link):
     """The subscriber's connection: the replies of its greeting go to their command, the rest (``message``,
     ``subscribe``, ``unsubscribe``) to the subscriber."""
 
@@ -61,7 +59,7 @@ class _Listening(_Link):
         if type(reply) is list and len(reply) == 3:
             self.subscriber.heard(reply[0], reply[1], reply[2])
             return True
-        return self.answer(reply)
+        return super().take(reply)
 
     def connection_lost(self, exc: Exception | None) -> None:
         super().connection_lost(exc)
