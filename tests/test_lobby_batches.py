@@ -150,6 +150,32 @@ def test_with_batching_off_each_change_goes_out_at_once() -> None:
     asyncio.run(scenario())
 
 
+def test_a_node_s_listing_changes_written_together_are_heard_as_the_same_changes_one_by_one() -> None:
+    async def scenario(gathered: bool) -> list[dict[str, Any]]:
+        room, clock = FakeRoom(), Clock()
+        lobby = Lobby(cast(Room, room), clock=lambda: clock.now, sleep=clock.sleep)
+        conn = connect(room, "g1", "Boris", 2)
+        await lobby.on_lobby(listing("t4", 1))
+        await settle()
+        heard(conn)
+        news = [listing("t5", 0), listing("t6", 1), {"kind": "unlisted", "id": "t4"}, listing("t5", 1),
+                {"kind": "unlisted", "id": "t9"}]  # (t9 was never listed here)
+        if gathered:
+            await lobby.on_lobby({"kind": "several", "news": news})
+        else:
+            for one in news:
+                await lobby.on_lobby(one)
+        assert sorted(lobby.listings) == ["t5", "t6"] and lobby.listings["t5"]["entry"]["taken"] == 1
+        await settle()
+        return heard(conn)
+
+    one_by_one = asyncio.run(scenario(False))
+    together = asyncio.run(scenario(True))
+    assert together == one_by_one
+    [batch] = together
+    assert [(e["id"], e["taken"]) for e in batch["listed"]] == [("t5", 1), ("t6", 1)] and batch["unlisted"] == ["t4"]
+
+
 def test_a_snapshot_taken_between_two_batches_is_brought_up_to_date_by_the_next() -> None:
     async def scenario() -> None:
         room, clock = FakeRoom(), Clock()

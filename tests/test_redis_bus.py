@@ -270,3 +270,46 @@ def test_a_table_s_listing_is_in_the_list_when_the_lobby_hears_of_it() -> None:
     listing = {"entry": {"id": "t1", "name": "Anna's table"}, "people": ["u1"]}
     assert asyncio.run(_listings_heard()) == [({"kind": "listed", **listing}, [("t1", listing)]),
                                              ({"kind": "unlisted", "id": "t1"}, [])]
+
+
+async def _listings_gathered() -> tuple[list[Any], list[Any], list[Any]]:
+    """Node A lists a table, then changes two more while it waits to write again: node B's lobby hears the first
+    at once, the other two in one message when the wait is over, and the list has them when it hears them."""
+    async with two_nodes() as (a, b):
+        waits: list[float] = []
+        waited = asyncio.Event()
+
+        async def sleep(seconds: float) -> None:
+            waits.append(seconds)
+            await waited.wait()
+
+        now = [50.0]
+        cluster = Cluster(a.bus.redis, a.bus.prefix, "n1", "ws://127.0.0.1:1/ws", ttl=30, publisher=a.bus.publisher,
+                          listing_seconds=0.1, clock=lambda: now[0], sleep=sleep)
+        seen: list[Any] = []
+
+        async def lobby(message: dict[str, Any]) -> None:
+            seen.append((message, sorted((await cluster.listings()).items())))
+
+        await b.bus.subscribe("lobby", lobby)
+        one, two = ({"entry": {"id": f"t{n}"}, "people": [f"u{n}"]} for n in (1, 2))
+        await cluster.list_table("t1", one, {"kind": "listed", **one})
+        await until(lambda: len(seen) >= 1)
+        now[0] += 0.04
+        await cluster.list_table("t2", two, {"kind": "listed", **two})
+        await cluster.unlist_table("t1", {"kind": "unlisted", "id": "t1"})
+        await asyncio.sleep(0.05)
+        before = list(seen)
+        waited.set()
+        await until(lambda: len(seen) >= 2)
+        return waits, before, seen
+
+
+def test_a_node_s_listing_changes_are_gathered_and_written_together() -> None:
+    need_service(available(_redis_ping()), f"Redis is not reachable at {REDIS}")
+    waits, before, seen = asyncio.run(_listings_gathered())
+    one, two = ({"entry": {"id": f"t{n}"}, "people": [f"u{n}"]} for n in (1, 2))
+    assert waits == [pytest.approx(0.06)]  # what was left of the 0.1 s since the first write
+    assert before == [({"kind": "listed", **one}, [("t1", one)])]  # the first at once, the others not yet
+    assert seen[1] == ({"kind": "several", "news": [{"kind": "listed", **two}, {"kind": "unlisted", "id": "t1"}]},
+                       [("t2", two)])

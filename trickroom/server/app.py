@@ -119,7 +119,8 @@ def create_app(settings: Settings, bus: Bus | None = None) -> RoomApp:
         client = redis.from_url(settings.redis)
         redis_bus = RedisBus(client, settings.redis_prefix)
         cluster = Cluster(client, settings.redis_prefix, settings.node_id, settings.websocket_url,
-                          ttl=settings.lease_seconds + 2, publisher=redis_bus.publisher)
+                          ttl=settings.lease_seconds + 2, publisher=redis_bus.publisher,
+                          listing_seconds=settings.cluster_listing_seconds)
         bus = redis_bus
     room = Room(settings, store, bus or LocalBus(), cluster)
     if isinstance(bus, RedisBus):

@@ -370,21 +370,12 @@ class Lobby:
             pending.presence[user["id"]] = (user, online)
             for table in self.room.tables_with(user["id"]):
                 await table.handle(presence_change(user, online))
-        elif kind == "listed":
-            table_id = message["entry"]["id"]
-            pending.before.setdefault(table_id, self.listings.get(table_id))
-            listing: Message = {k: message.get(k) for k in ("entry", "titles", "texts", "visible_to", "people")}
-            self.listings[table_id] = pending.listings[table_id] = listing
-            self.listed_people.set(table_id, listing.get("people") or ())
-            self.keep_entry(table_id, listing)
-        elif kind == "unlisted":
-            table_id = message["id"]
-            if table_id not in self.listings:
+        elif kind in ("listed", "unlisted"):
+            if not self.take_listing(message):
                 return
-            pending.before.setdefault(table_id, self.listings.pop(table_id))
-            pending.listings[table_id] = None
-            self.listed_people.drop(table_id)
-            self.keep_entry(table_id, None)
+        elif kind == "several":  # a node's listing changes, written together (Cluster.list_table)
+            for news in message["news"]:
+                self.take_listing(news)
         elif kind == "chat":
             self.seq += 1
             sender = message["from"]
@@ -403,6 +394,26 @@ class Lobby:
                     frames.send(conn, line)
             return
         await self.batch_soon()
+
+    def take_listing(self, news: Message) -> bool:
+        """A table listed, changed or unlisted (``news``): this node's copy follows; whether anything changed."""
+        pending = self.pending
+        if news["kind"] == "listed":
+            table_id = news["entry"]["id"]
+            pending.before.setdefault(table_id, self.listings.get(table_id))
+            listing: Message = {k: news.get(k) for k in ("entry", "titles", "texts", "visible_to", "people")}
+            self.listings[table_id] = pending.listings[table_id] = listing
+            self.listed_people.set(table_id, listing.get("people") or ())
+            self.keep_entry(table_id, listing)
+            return True
+        table_id = news["id"]
+        if table_id not in self.listings:
+            return False
+        pending.before.setdefault(table_id, self.listings.pop(table_id))
+        pending.listings[table_id] = None
+        self.listed_people.drop(table_id)
+        self.keep_entry(table_id, None)
+        return True
 
     # Batches: the lobby's changes, gathered
 

@@ -78,6 +78,7 @@ class Settings(BaseSettings):
     # Several nodes (docs/deployment.md): Redis carries messages and presence between them.
     redis: str | None = None  # redis://host:6379/0; None: one node alone
     redis_prefix: str = "trickroom:"  # key and channel prefix: nodes with the same prefix form one room
+    cluster_listing_seconds: float = 0.1  # a node gathers its tables' listing changes this long, then writes them
     public_url: str | None = None  # this node's websocket address for clients; None: ws://host:port/ws
     lease_seconds: float = 3.0  # a table's owner renews its lease every third of this; a dead node's expire
     failover_wait: float = 8.0  # how long an intent waits for a table's new owner before `no_table`
