@@ -150,14 +150,21 @@ def test_with_batching_off_each_change_goes_out_at_once() -> None:
     asyncio.run(scenario())
 
 
+async def boris_after_a_batch(first: dict[str, Any]) -> tuple[FakeRoom, Lobby, Connection]:
+    """A lobby (batches every BATCH s, on a fake clock) that heard ``first``, and Boris (protocol 2), who heard its
+    batch."""
+    room, clock = FakeRoom(), Clock()
+    lobby = Lobby(cast(Room, room), clock=lambda: clock.now, sleep=clock.sleep)
+    conn = connect(room, "g1", "Boris", 2)
+    await lobby.on_lobby(first)
+    await settle()
+    heard(conn)
+    return room, lobby, conn
+
+
 def test_a_node_s_listing_changes_written_together_are_heard_as_the_same_changes_one_by_one() -> None:
     async def scenario(gathered: bool) -> list[dict[str, Any]]:
-        room, clock = FakeRoom(), Clock()
-        lobby = Lobby(cast(Room, room), clock=lambda: clock.now, sleep=clock.sleep)
-        conn = connect(room, "g1", "Boris", 2)
-        await lobby.on_lobby(listing("t4", 1))
-        await settle()
-        heard(conn)
+        _, lobby, conn = await boris_after_a_batch(listing("t4", 1))
         news = [listing("t5", 0), listing("t6", 1), {"kind": "unlisted", "id": "t4"}, listing("t5", 1),
                 {"kind": "unlisted", "id": "t9"}]  # (t9 was never listed here)
         if gathered:
@@ -178,12 +185,7 @@ def test_a_node_s_listing_changes_written_together_are_heard_as_the_same_changes
 
 def test_a_snapshot_taken_between_two_batches_is_brought_up_to_date_by_the_next() -> None:
     async def scenario() -> None:
-        room, clock = FakeRoom(), Clock()
-        lobby = Lobby(cast(Room, room), clock=lambda: clock.now, sleep=clock.sleep)
-        early = connect(room, "g1", "Boris", 2)
-        await lobby.on_lobby(listing("t5", 0))
-        await settle()
-        heard(early)
+        room, lobby, early = await boris_after_a_batch(listing("t5", 0))
         lou = user_summary("g3", "Lou", True)
         await lobby.on_lobby({"kind": "presence", "user": lou, "online": True})
         await lobby.on_lobby(listing("t6", 1))
