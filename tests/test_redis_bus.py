@@ -10,7 +10,7 @@ import asyncio
 import contextlib
 import secrets
 from collections.abc import AsyncIterator, Callable
-from typing import Any
+from typing import Any, cast
 
 import pytest
 from conftest import need_service
@@ -313,3 +313,39 @@ def test_a_node_s_listing_changes_are_gathered_and_written_together() -> None:
     assert before == [({"kind": "listed", **one}, [("t1", one)])]  # the first at once, the others not yet
     assert seen[1] == ({"kind": "several", "news": [{"kind": "listed", **two}, {"kind": "unlisted", "id": "t1"}]},
                        [("t2", two)])
+
+
+class UnreachableRedis:
+    """A publisher whose Redis is gone."""
+
+    async def publish(self, items: Any) -> int:
+        raise ConnectionError("Redis is gone")
+
+    async def run(self, commands: Any) -> list[Any]:
+        raise ConnectionError("Redis is gone")
+
+    async def close(self) -> None:
+        return None
+
+
+def test_a_listing_redis_refuses_fails_its_caller_when_written_at_once_and_is_logged_when_gathered(
+        caplog: pytest.LogCaptureFixture) -> None:
+    async def scenario() -> list[float]:
+        waits: list[float] = []
+
+        async def sleep(seconds: float) -> None:
+            waits.append(seconds)
+
+        cluster = Cluster(cast(Any, None), "p:", "n1", "ws://127.0.0.1:1/ws", ttl=30, publisher=UnreachableRedis(),
+                          listing_seconds=0.1, clock=lambda: 10.0, sleep=sleep)
+        listing = {"entry": {"id": "t1"}, "people": []}
+        with pytest.raises(ConnectionError):
+            await cluster.list_table("t1", listing, {"kind": "listed", **listing})  # at once: the caller hears
+        await cluster.unlist_table("t1", {"kind": "unlisted", "id": "t1"})  # gathered: the writer logs
+        assert cluster._writer is not None
+        await cluster._writer
+        await cluster.flush()  # (nothing left to write)
+        return waits
+
+    assert asyncio.run(scenario()) == [pytest.approx(0.1)]
+    assert [r.getMessage() for r in caplog.records] == ["could not write the lobby's listings to Redis"]

@@ -172,11 +172,16 @@ class Cluster:
     async def _write_after(self, wait: float) -> None:
         while self._changes:
             await self.sleep(wait)
-            try:
-                await self.write_listings()
-            except Exception:  # Redis is unreachable: the bus is down too; the next change is written anew
-                log.exception("could not write the lobby's listings to Redis")
+            await self.flush()
             wait = max(0.0, self._last_write + self.listing_seconds - self.clock())
+
+    async def flush(self) -> None:
+        """Write the changes gathered so far now (a node that hands a table over writes its listing before the next
+        owner writes its own); a failure is logged, not raised."""
+        try:
+            await self.write_listings()
+        except Exception:  # Redis is unreachable: the bus is down too; each table's next change is written anew
+            log.exception("could not write the lobby's listings to Redis")
 
     async def write_listings(self) -> None:
         """Write the changes gathered so far: the entries, the tables unlisted, and the news, in one write."""
@@ -195,10 +200,10 @@ class Cluster:
                                    pack(news[0] if len(news) == 1 else {"kind": "several", "news": news}))])
 
     async def close(self) -> None:
-        """Write what is gathered now, instead of after the wait (a node that stops or hands its tables over)."""
+        """Write what is gathered now, instead of after the wait (a node that stops)."""
         if self._writer is not None:
             self._writer.cancel()
-        await self.write_listings()
+        await self.flush()
 
     async def listings(self) -> dict[str, Message]:
         raw = await self.redis.hgetall(self.key("listings"))

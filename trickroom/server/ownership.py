@@ -12,7 +12,6 @@ node the owner. Creating a table makes this node its first owner.
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import datetime as dt
 import logging
 import math
@@ -113,8 +112,7 @@ class Ownership:
         for table in self.tables.values():
             table.cancel_all()
         if self.room.cluster is not None:
-            with contextlib.suppress(Exception):  # (Redis gone: the listings are written anew when tables move)
-                await self.room.cluster.close()
+            await self.room.cluster.close()
 
     async def restore(self) -> None:
         """One node alone: rebuild every unfinished table from its row and action log."""
@@ -247,8 +245,8 @@ class Ownership:
             self.people.drop(table.id)
             if self.lease_keeper is not None:
                 self.lease_keeper.lets_go(table.number)
-            if self.room.cluster is not None:  # its listing written before the next owner writes its own
-                await self.room.cluster.write_listings()
+            if self.room.cluster is not None:
+                await self.room.cluster.flush()
             if release:
                 await self.room.store.release_table(table.number, self.settings.node_id)
 
