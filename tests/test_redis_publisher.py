@@ -172,6 +172,21 @@ def test_a_lost_connection_fails_what_waits_on_it_and_the_next_publish_opens_ano
     assert (first, third, connections) == (1, 3, 2)
 
 
+def test_closing_waits_for_the_replies_to_what_was_already_written() -> None:
+    async def scenario() -> tuple[int, list[bytes]]:
+        fake = FakeRedis()
+        publisher = PipelinedPublisher(False, {"host": "127.0.0.1", "port": await fake.start()})
+        await publisher.publish([("a", b"1")])  # (the connection is open)
+        in_flight = asyncio.get_running_loop().create_task(publisher.publish([("b", b"2")]))
+        await asyncio.sleep(0)  # (written, not yet answered)
+        await publisher.close()
+        count = await in_flight
+        await fake.stop()
+        return count, fake.received
+
+    assert asyncio.run(scenario()) == (2, [b"PUBLISH a 1", b"PUBLISH b 2"])
+
+
 def test_a_tls_redis_keeps_redis_py_s_pipeline_and_a_plain_one_gets_the_own_connection() -> None:
     assert isinstance(publisher_for(redis.from_url("rediss://127.0.0.1:6380/0")), PooledPublisher)
     assert isinstance(publisher_for(redis.from_url("redis://127.0.0.1:6379/3")), PipelinedPublisher)

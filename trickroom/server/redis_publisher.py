@@ -246,9 +246,16 @@ class PipelinedPublisher:
         return self._link
 
     async def close(self) -> None:
+        """Close the connection once what was written on it has its replies (a second at most): a table step that
+        published as the node began to stop gets its answer, where it used to get an error (and log it)."""
         link, self._link = self._link, None
-        if link is not None:
-            await link.shut("the publisher is closed")
+        if link is None:
+            return
+        if link.waiting and not link.lost:
+            with contextlib.suppress(Exception):  # (lost meanwhile, or no reply within the second)
+                async with asyncio.timeout(1):
+                    await asyncio.shield(link.waiting[-1].future)
+        await link.shut("the publisher is closed")
 
 
 class PooledPublisher:
