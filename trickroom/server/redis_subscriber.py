@@ -47,6 +47,14 @@ def subscriber_for(client: redis.Redis, on_message: Heard, on_lost: Callable[[],
     return OwnSubscriber(*socket, on_message, on_lost)
 
 
+def hand_on(on_message: Heard, channel: bytes, data: Any) -> None:
+    """Give a message to the bus; one it cannot handle is logged, and the connection goes on for the rest."""
+    try:
+        on_message(channel, data)
+    except Exception:
+        log.exception("a message on %r could not be handled", channel)
+
+
 class _Listening(Link):
     """The subscriber's connection: the replies of its greeting go to their command, the rest (``message``,
     ``subscribe``, ``unsubscribe``) to the subscriber."""
@@ -101,10 +109,7 @@ class OwnSubscriber:
 
     def heard(self, kind: bytes, channel: bytes, data: Any) -> None:
         if kind == b"message":
-            try:
-                self.on_message(channel, data)
-            except Exception:  # (one unreadable message must not close the connection for the rest)
-                log.exception("a message on %r could not be handled", channel)
+            hand_on(self.on_message, channel, data)
         elif kind == b"subscribe":
             future = self._confirming.pop(channel, None)
             if future is not None and not future.done():
@@ -187,10 +192,7 @@ class PooledSubscriber:
                 continue
             channel = raw["channel"] if isinstance(raw["channel"], bytes) else str(raw["channel"]).encode()
             if raw["type"] == "message":
-                try:
-                    self.on_message(channel, raw["data"])
-                except Exception:
-                    log.exception("a message on %r could not be handled", channel)
+                hand_on(self.on_message, channel, raw["data"])
             elif raw["type"] == "subscribe" and (confirmed := self._confirming.pop(channel, None)) is not None:
                 confirmed.set()
 
