@@ -287,8 +287,12 @@ async def _listings_gathered() -> tuple[list[Any], list[Any], list[Any]]:
         cluster = Cluster(a.bus.redis, a.bus.prefix, "n1", "ws://127.0.0.1:1/ws", ttl=30, publisher=a.bus.publisher,
                           listing_seconds=0.1, clock=lambda: now[0], sleep=sleep)
         seen: list[Any] = []
+        marked = asyncio.Event()
 
         async def lobby(message: dict[str, Any]) -> None:
+            if message.get("kind") == "marker":
+                marked.set()
+                return
             seen.append((message, sorted((await cluster.listings()).items())))
 
         await b.bus.subscribe("lobby", lobby)
@@ -298,7 +302,10 @@ async def _listings_gathered() -> tuple[list[Any], list[Any], list[Any]]:
         now[0] += 0.04
         await cluster.list_table("t2", two, {"kind": "listed", **two})
         await cluster.unlist_table("t1", {"kind": "unlisted", "id": "t1"})
-        await asyncio.sleep(0.05)
+        # A marker on the same connection: once B hears it, B has heard whatever A wrote before it.
+        await a.bus.publisher.publish([(a.bus.prefix + "lobby", pack({"kind": "marker"}))])
+        async with asyncio.timeout(5):
+            await marked.wait()
         before = list(seen)
         waited.set()
         await until(lambda: len(seen) >= 2)
