@@ -82,7 +82,7 @@ from trickroom.server.rows import (
     utcnow,
 )
 from trickroom.server.sqlite_file import Checkpointer, DriverInsert, sqlite_pragmas, writer_pragmas
-from trickroom.server.statements import freed_names, name_held_query, table_updates
+from trickroom.server.statements import INSERT_TABLE, freed_names, name_held_query, table_updates
 
 MIGRATIONS_DIR = Path(__file__).with_name("migrations")
 
@@ -311,7 +311,8 @@ class Store:
     @staticmethod
     def name_held_in(s: Session, name: str, by_guest: str | None = None) -> bool:
         """:meth:`name_held`, read in ``s`` (a sign-in's reads share one trip)."""
-        return s.execute(name_held_query(name, by_guest)).first() is not None
+        statement, params = name_held_query(name, by_guest)
+        return s.connection().execute(statement, params).first() is not None
 
     async def create_user(self, username: str, password_hash: str, preferences: dict[str, Any]) -> UserRow:
         """A new account; :class:`NameTaken` if its name clashes with another account's."""
@@ -401,7 +402,7 @@ class Store:
         for _ in range(10):
             values["id"] = row.id = new_table_id()
             try:
-                await self.write_statement(insert(TableRow).values(values))
+                await self.write_statement(INSERT_TABLE, [values])
                 return row.id
             except IntegrityError:
                 continue
