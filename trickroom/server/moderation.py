@@ -138,6 +138,9 @@ class MuteRow(Base):
         return self.lifted_at is None and (self.expires_at is None or self.expires_at > now)
 
 
+MUTES_OF = select(MuteRow).where(MuteRow.user_id == bindparam("user"))
+
+
 class ReportRow(Base):
     """A player's report of a player (``kind`` "player": their own words in ``reason``), or the room's own flag
     (``kind`` "collusion": a catalog sentence, ``reason_key`` with ``reason_params``, said in each moderator's
@@ -464,9 +467,14 @@ class Moderation:
     async def mute_for(self, user_id: str, now: dt.datetime | None = None) -> MuteRow | None:
         """The mute in force on ``user_id`` that lasts longest; None: they may speak."""
         now = now or utcnow()
-        rows: list[MuteRow] = await self.store.read_rows(select(MuteRow).where(MuteRow.user_id == user_id))
-        found = [row for row in rows if row.in_force(now)]
-        return max(found, key=lambda row: row.expires_at or dt.datetime.max, default=None)
+
+        def longest(s: Session) -> MuteRow | None:
+            # Asked at every lobby chat message: on the session's connection, as the sign-in's ban check.
+            mutes = [MuteRow(**row._asdict()) for row in s.connection().execute(MUTES_OF, {"user": user_id})]
+            return max((mute for mute in mutes if mute.in_force(now)),
+                       key=lambda mute: mute.expires_at or dt.datetime.max, default=None)
+
+        return await self.store.read(longest)
 
     async def mutes(self, now: dt.datetime | None = None) -> list[MuteRow]:
         now = now or utcnow()
