@@ -37,8 +37,8 @@ from trickroom.server.rows import SessionRow, TableRow, UserRow, utcnow
 
 HELD_BY_GUEST: ColumnClause[bool] = literal_column("sessions.guest")  # the guest name indexes' condition, verbatim
 
-# A new table's row. Built for each table with its values in it, the insert cost 0.65 ms of the event loop's time
-# on SQLite; with them as parameters, 0.3 ms.
+# A new table's row. Built for each table with its values in it, the insert cost 0.69 ms of the event loop's time
+# on SQLite; with them as parameters, 0.31 ms (bench/sign_in_reads.py).
 INSERT_TABLE: Insert = insert(TableRow)
 
 
@@ -52,8 +52,8 @@ def _name_held_statement(by_guest: bool) -> Select[Any]:
     return cast("Select[Any]", union_all(*parts).limit(1))
 
 
-# Built once: building the statement for each sign-in, and running it through the ORM session, cost 0.85 ms of
-# the sign-in's 1 ms of reads; this one, run on the session's connection, 0.15 ms (docs/performance.md, "A
+# Built once: building the statement for each sign-in, and running it through the ORM session, cost 0.97 ms of
+# CPU; this one, run on the session's connection, 0.18 ms (bench/sign_in_reads.py; docs/performance.md, "A
 # cheaper sign-in").
 NAME_HELD = _name_held_statement(by_guest=False)
 NAME_HELD_BY_OTHER = _name_held_statement(by_guest=True)
