@@ -283,8 +283,10 @@ class Ownership:
         online, langs = self.room.lobby.online, await self.room.user_langs()
         members = tuple(Member(online[uid], langs.get(uid, "en"))
                         for uid in self.room.lobby.people_at(table.id) if uid in online)
-        await self.adopt(table)
+        # Under the table's lock from the moment it is ours: an intent that comes meanwhile (through the bus, or
+        # at once from a connection here) is answered by the restored table, not by one without its members yet.
         async with table.lock:
+            await self.adopt(table)
             await table.step(Restored(members, last_action if owner_died else ()))
         state = table.state
         if row.status == FINISHED and not row.results_recorded:  # its owner died before recording them
