@@ -114,7 +114,7 @@ def test_an_intent_that_comes_while_a_table_is_taken_over_waits_for_the_restored
     order: list[str] = []
 
     class Table:
-        id, number, status = "t7", 7, "playing"
+        id, number = "t7", 7
         lock = asyncio.Lock()
         state = SimpleNamespace(people_here=tuple, game_name="bura", status="playing", match=None)
 

@@ -374,8 +374,9 @@ class Lobby:
             if not self.take_listing(message):
                 return
         elif kind == "several":  # a node's listing changes, written together (Cluster.list_table)
-            for news in message["news"]:
-                self.take_listing(news)
+            changed = [self.take_listing(news) for news in message["news"]]  # each one, as if it came alone
+            if not any(changed):
+                return
         elif kind == "chat":
             self.seq += 1
             sender = message["from"]
