@@ -194,6 +194,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--profile", metavar="PATH",
                         help="run each server under cProfile, its statistics written to PATH.<node> when it stops "
                              "(read them with python -m pstats); the figures are then the profiled server's")
+    parser.add_argument("--server-setting", action="append", default=[], metavar="KEY=VALUE",
+                        help="a line for every server's settings file (repeatable), e.g. line_lag_ms=0 "
+                             "listen_sockets=1 for a node without the waiting line")
     parser.add_argument("--setup-limit", type=float, default=900,
                         help="seconds allowed for connecting and seating, beyond --seconds, before a run is "
                              "abandoned (default 900)")
@@ -202,6 +205,7 @@ def main(argv: list[str] | None = None) -> int:
     person.LOBBY_TABLES = args.lobby_tables
     person.LOBBY_PEOPLE = args.lobby_people
     room_under_test.PROFILE = args.profile  # cProfile for every server started from now on
+    room_under_test.SERVER_SETTINGS += "".join(f"{line.strip()}\n" for line in args.server_setting)
     if args.short_matches:
         global BURA_OPTIONS, MPOURLOTO_OPTIONS
         BURA_OPTIONS, MPOURLOTO_OPTIONS = SHORT_BURA_OPTIONS, SHORT_MPOURLOTO_OPTIONS

@@ -13,6 +13,9 @@ from typing import Any
 import pytest
 
 REQUIRE_SERVICES = os.environ.get("TRICKROOM_REQUIRE_SERVICES") == "1"
+# The test rooms (in this process and in the servers it starts) have no waiting line: it follows the event loop's
+# lag, which the tests running beside them would make come and go at random. The line's own tests turn it on.
+os.environ["TRICKROOM_LINE_LAG_MS"] = "0"
 
 
 def need_service(available: bool, reason: str) -> None:

@@ -16,6 +16,7 @@ from sqlalchemy.exc import TimeoutError as PoolTimeout
 from trickroom.server.app import handle_text
 from trickroom.server.connection import Connection
 from trickroom.server.errors import BUSY_RETRY_SECONDS, FailureLog
+from trickroom.server.room import Room
 from trickroom.server.settings import Settings
 
 
@@ -28,6 +29,8 @@ class FailingRoom:
 
     async def handle(self, conn: Connection, msg: Any) -> None:
         raise self.failure
+
+    answer = Room.answer  # the room's own answering of failures, around this handle
 
 
 def answer(failure: Exception) -> dict[str, Any]:

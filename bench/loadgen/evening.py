@@ -239,6 +239,9 @@ def report(evening: Evening, plan: Plan, seconds: float) -> None:
     print(f"  lobby update (create sent -> a lobby watcher hears the table listed): {ms(stats.lobby_latencies)}")
     print(f"  time to sit down (create or watch sent -> sit answered): {ms(stats.sit_times)}")
     print(f"  reconnect (dropped -> resume answered, 2-8 s offline included): {ms(stats.reconnect_times)}")
+    if counts["waited in line"]:
+        print(f"  waited in line to sign in: {counts['waited in line']} times, still in line at the end "
+              f"{counts['still in line at the end']}; time in line {ms(stats.line_waits)}")
     overtaken = counts["acts overtaken by another seat's move"]
     print(f"  errors the server sent, and requests unanswered: {dict(stats.errors) or 'none'}"
           + (f" ({overtaken} of them acts that another seat's move overtook)" if overtaken else ""))

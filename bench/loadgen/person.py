@@ -98,6 +98,7 @@ class Person:
         self.act_pending = False
         self.start_asked = False
         self.chose_at = 0.0
+        self.in_line_since: float | None = None  # told a number in line, not yet let in
 
     # --- timers and sending ------------------------------------------------------------------------------------
 
@@ -178,6 +179,7 @@ class Person:
         """The connection went away: what was asked gets no answer; a seat stays ours, to resume."""
         self.link = None
         self.pending.clear()
+        self.in_line_since = None
         self.acting_since = None
         self.act_pending = False
         if self.turn is not None:
@@ -274,6 +276,8 @@ class Person:
                 self.on_table_event(message)
             elif kind == "left":
                 self.back_to_lobby()
+        if kind == "line":
+            self.waiting_in_line()
         re_ = message.get("re")  # after the table's part: a reply's handler sees the state it brought
         if re_ is not None and re_ in self.pending:
             _, _, on_reply = self.pending.pop(re_)
@@ -301,7 +305,22 @@ class Person:
             login["nickname"] = self.name
         self.request(login, self.on_welcome)
 
+    def waiting_in_line(self) -> None:
+        """The room is full for now and says our number in line: the login is answered when our turn comes, so
+        it is not late (NO_REPLY_SECONDS counts again from now)."""
+        now = time.monotonic()
+        if self.in_line_since is None:
+            self.in_line_since = now
+            self.world.stats.counts["waited in line"] += 1
+        for ident, (kind, sent, on_reply) in self.pending.items():
+            if kind == "login" and sent:
+                self.pending[ident] = (kind, now, on_reply)
+
     def on_welcome(self, message: Message) -> None:
+        if self.in_line_since is not None:
+            if message.get("type") == "welcome":
+                self.world.stats.line_waits.append(time.monotonic() - self.in_line_since)
+            self.in_line_since = None
         if message.get("code") == "busy" and self.link is not None:  # the room asks for a moment: ask again then
             self.later(float(message.get("retry_after", 2)) * self.rng.uniform(1, 1.5), self.log_in)
             return

@@ -42,6 +42,7 @@ class Stats:
     lobby_latencies: list[float] = field(default_factory=list)  # create sent -> a watcher hears the listing
     sit_times: list[float] = field(default_factory=list)  # create or watch sent -> sit answered
     reconnect_times: list[float] = field(default_factory=list)  # connection dropped -> resume answered
+    line_waits: list[float] = field(default_factory=list)  # first told a number in line -> welcome
     loop_lag: list[float] = field(default_factory=list)  # how late the generator's 50 ms ticks were
     errors: Counter[str] = field(default_factory=Counter)  # error codes the server sent; requests unanswered
     failures: Counter[str] = field(default_factory=Counter)  # connections that failed or closed unasked
@@ -56,7 +57,8 @@ class Stats:
         self.errors[str(message.get("code"))] += 1
 
     def merge(self, other: Stats) -> None:
-        for name in ("latencies", "late_latencies", "lobby_latencies", "sit_times", "reconnect_times", "loop_lag"):
+        for name in ("latencies", "late_latencies", "lobby_latencies", "sit_times", "reconnect_times", "line_waits",
+                     "loop_lag"):
             getattr(self, name).extend(getattr(other, name))
         self.errors.update(other.errors)
         self.failures.update(other.failures)
@@ -125,6 +127,7 @@ async def evening(people: list[tuple[str, str]], plan: Plan, seed: str, start_at
     stats.players = len(players)
     stats.seated = sum(person.ever_seated for person in players)
     stats.acted = sum(person.ever_acted for person in players)
+    stats.counts["still in line at the end"] += sum(person.in_line_since is not None for person in world.people)
     for person in world.people:
         if person.link is not None:
             person.link.drop()

@@ -34,15 +34,15 @@ from trickroom.narration.web import bundle_json
 from trickroom.server.bus import Bus, LocalBus
 from trickroom.server.cluster import Cluster
 from trickroom.server.connection import CLOSE_TOO_BIG, Connection
-from trickroom.server.errors import FailureLog, busy, error_message
+from trickroom.server.errors import error_message
 from trickroom.server.guard import FrontGuard, allowed_host_names, metrics_allowed, request_language, scope_host_allowed
 from trickroom.server.hygiene import invalid_text_at
 from trickroom.server.protocol import ProtocolError, parse_client_message
 from trickroom.server.redis_bus import RedisBus
-from trickroom.server.room import Room
+from trickroom.server.room import FAILURES, Room
 from trickroom.server.sessions import CLOSE_LOGIN_TIMEOUT
 from trickroom.server.settings import Settings
-from trickroom.server.store import Store, store_busy
+from trickroom.server.store import Store
 from trickroom.server.wire import wire_of
 
 log = logging.getLogger("trickroom.app")
@@ -281,9 +281,6 @@ def request_id(raw: str) -> str | int | None:
         return None
 
 
-FAILURES = FailureLog(log)  # a failure that repeats is logged once per interval, with a count
-
-
 async def handle_text(room: Room, conn: Connection, raw: str) -> None:
     re: Any = None
     try:
@@ -296,16 +293,14 @@ async def handle_text(room: Room, conn: Connection, raw: str) -> None:
         if invalid is not None:  # a lone surrogate: refused whole, before anything reads it (hygiene.py)
             raise ProtocolError("bad_text", field=invalid[:60])
         message = parse_client_message(decoded, room.settings)
-        await room.handle(conn, message)
     except ProtocolError as err:
         send_error(conn, err, re)
+        return
     except Exception as exc:
-        if store_busy(exc):  # a pool timeout or a locked file: retryable, and not a bug
-            FAILURES.failed("a client message failed", exc, is_busy=True)
-            send_error(conn, busy(), re)
-            return
-        FAILURES.failed("internal error on a client message", exc)
+        FAILURES.failed("internal error reading a client message", exc)
         send_error(conn, ProtocolError("internal"), re)
+        return
+    await room.answer(conn, message, re)
 
 
 def send_error(conn: Connection, err: ProtocolError, re: Any = None) -> None:

@@ -7,6 +7,7 @@ import asyncio
 import gc
 import logging
 import signal
+import socket
 from types import FrameType
 from typing import Any
 
@@ -67,8 +68,9 @@ def run(args: argparse.Namespace) -> int:
     print(f"trickroom: the room is at http://{settings.host}:{settings.port}/ "
           f"(websocket ws://{settings.host}:{settings.port}/ws, database {settings.db})", flush=True)
     config = uvicorn_config(app, settings)
+    sockets = listening_sockets(settings.host, settings.port, settings.listen_sockets)
     try:
-        DrainingServer(config, app.state.room).run()
+        DrainingServer(config, app.state.room).run(sockets=sockets)
     except KeyboardInterrupt:
         # Ctrl-C: uvicorn has shut the room down cleanly, then raises the signal again for the default handler;
         # the conventional exit status of an interrupted program, without a traceback.
@@ -91,6 +93,35 @@ def uvicorn_config(app: Any, settings: Settings, **overrides: Any) -> uvicorn.Co
         "ws": "auto" if settings.websocket_compression else WireProtocol,
         "proxy_headers": True, "forwarded_allow_ips": settings.trusted_proxies, **overrides}
     return uvicorn.Config(app, **values)
+
+
+def listening_sockets(host: str, port: int, count: int) -> list[socket.socket]:
+    """``count`` sockets listening on one port (SO_REUSEPORT; one where the system has no such option), the
+    kernel sharing new connections among them.
+
+    uvloop accepts at most one connection per listening socket at each turn of the event loop: a busy node with one
+    socket let in 15 to 100 people a second, and thousands arriving overflowed the kernel's queue, whose
+    connections wait seconds to be tried again (docs/performance.md). With several, the node takes connections as
+    they come, and the waiting line (waiting_line.py) decides how fast newcomers sign in."""
+    family, kind, proto, _, address = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM,
+                                                         flags=socket.AI_PASSIVE)[0]
+    shared = hasattr(socket, "SO_REUSEPORT")
+    sockets: list[socket.socket] = []
+    try:
+        for _ in range(max(1, count) if shared else 1):
+            sock = socket.socket(family, kind, proto)
+            sockets.append(sock)
+            sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+            if shared:
+                sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEPORT, 1)
+            sock.bind(address)
+            address = sock.getsockname()  # port 0: the others share the port the first was given
+            sock.set_inheritable(True)
+    except OSError:
+        for sock in sockets:
+            sock.close()
+        raise
+    return sockets
 
 
 class DrainingServer(uvicorn.Server):

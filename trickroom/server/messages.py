@@ -68,6 +68,14 @@ class Welcome(TypedDict):
     re: NotRequired[ClientId]
 
 
+class LineMessage(TypedDict):
+    """A newcomer's login waits: the node is full for now (trickroom.server.waiting_line). Not an answer: the
+    login's own answer (welcome or error) comes when their turn does."""
+    type: Literal["line"]
+    position: int  # 1: next in
+    text: str
+
+
 class PreferencesMessage(TypedDict):
     type: Literal["preferences"]
     preferences: JSON
@@ -469,11 +477,12 @@ class Announcement(TypedDict):
 
 
 AnyServerMessage = (
-    Hello | Welcome | PreferencesMessage | Pong | Ok | ErrorMessage | Reconnect | TableNode | LobbySnapshot
-    | PeopleList | Presence | TableListed | TableUnlisted | LobbyBatch | Batch | ChatMessage | PrivateMessage
-    | Invited | Snapshot | Update | YourTurn | Timer | Event | TableEvent | Left | HintMessage | Stats | History
-    | Games | Replay | Transcript | Review | Motd | ModeratorWelcome | Reported | Ignored | PasswordChanged
-    | AccountDeleted | TableChat | AllTables | Reports | Audit | ReportArrived | ModeratorsLine | Announcement
+    Hello | Welcome | LineMessage | PreferencesMessage | Pong | Ok | ErrorMessage | Reconnect | TableNode
+    | LobbySnapshot | PeopleList | Presence | TableListed | TableUnlisted | LobbyBatch | Batch | ChatMessage
+    | PrivateMessage | Invited | Snapshot | Update | YourTurn | Timer | Event | TableEvent | Left | HintMessage
+    | Stats | History | Games | Replay | Transcript | Review | Motd | ModeratorWelcome | Reported | Ignored
+    | PasswordChanged | AccountDeleted | TableChat | AllTables | Reports | Audit | ReportArrived | ModeratorsLine
+    | Announcement
 )
 
 

@@ -6,6 +6,7 @@ from prometheus_client import Counter, Gauge, Histogram
 
 PLAYERS_ONLINE = Gauge("trickroom_players_online", "Users with at least one open connection")
 CONNECTIONS = Gauge("trickroom_connections", "Open websocket connections")
+LINE = Gauge("trickroom_waiting_line", "Newcomers waiting in line to sign in (the node is full for now)")
 TABLES = Gauge("trickroom_tables", "Tables owned by this node, by status", ["status"])
 ACTIONS = Counter("trickroom_actions", "Game actions applied (rate() gives actions per second)")
 ACTION_LATENCY = Histogram("trickroom_action_latency_seconds",

@@ -34,6 +34,7 @@ from trickroom.server.connection import (
     Wire,
 )
 from trickroom.server.dispatch import ANYONE, Requests, joined
+from trickroom.server.errors import FailureLog, busy, error_message
 from trickroom.server.frames import encode
 from trickroom.server.limits import Counters, GuessLimiter, MemoryCounters, Policy, RedisCounters
 from trickroom.server.lobby import Lobby
@@ -53,13 +54,15 @@ from trickroom.server.replays import Replays
 from trickroom.server.rows import utcnow
 from trickroom.server.sessions import FrontDoor
 from trickroom.server.settings import Settings
-from trickroom.server.store import StaleOwner, Store
+from trickroom.server.store import StaleOwner, Store, store_busy
 from trickroom.server.table import Table
 from trickroom.server.table_parts import CLOSED, FINISHED, TableConfig
 from trickroom.server.table_state import TableState
+from trickroom.server.waiting_line import LineKeeper
 
 log = logging.getLogger("trickroom.room")
 SERVER_NAME = "trickroom 0.1.0"
+FAILURES = FailureLog(log)  # a failure that repeats is logged once per interval, with a count
 
 # Every client message a node answers, by type: who may send it and its function. A module with messages of its
 # own adds its dict here.
@@ -82,6 +85,7 @@ class Room:
         counters: Counters = (RedisCounters(cluster.redis, settings.redis_prefix, window, cluster.publisher)
                               if cluster is not None else MemoryCounters(window, settings.limiter_max_keys))
         self.door = FrontDoor(self, counters)  # logins, sessions, preferences
+        self.line = LineKeeper(settings.line_lag_ms, settings.line_rate, self.answer, self.spawn)  # newcomers wait
         self.lobby = Lobby(self)  # presence, listings, chat
         self.ownership = Ownership(self)  # the tables this node owns, and their changing hands
         self.tables: dict[str, Table] = self.ownership.tables
@@ -99,9 +103,11 @@ class Room:
         await self.lobby.start()
         await self.moderator.start()
         self.door.start()
+        self.line.start()
         await self.ownership.start()
 
     async def stop(self) -> None:
+        await self.line.stop()
         await self.door.stop()
         await self.ownership.stop()
         self.lobby.stop()
@@ -127,6 +133,22 @@ class Room:
         if who != ANYONE and conn.user is None:
             raise ProtocolError("not_logged_in")
         await handler(self, conn, msg)
+
+    async def answer(self, conn: Connection, msg: ClientMessage, re: Any = None) -> None:
+        """:meth:`handle`, every failure answered on the connection: a refusal as its error, a busy database as
+        ``busy`` (retryable), anything else logged and answered ``internal``. ``re``: the message's id, if it had
+        a usable one."""
+        try:
+            await self.handle(conn, msg)
+        except ProtocolError as err:
+            conn.send(error_message(err, conn.lang, re))
+        except Exception as exc:
+            if store_busy(exc):  # a pool timeout or a locked file: retryable, and not a bug
+                FAILURES.failed("a client message failed", exc, is_busy=True)
+                conn.send(error_message(busy(), conn.lang, re))
+                return
+            FAILURES.failed("internal error on a client message", exc)
+            conn.send(error_message(ProtocolError("internal"), conn.lang, re))
 
     # Connections
 
@@ -160,6 +182,7 @@ class Room:
     async def close(self, conn: Connection) -> None:
         self.connections.pop(conn.id, None)
         self.lobby.chat_readers.pop(conn.id, None)
+        self.line.leave(conn)
         metrics.CONNECTIONS.dec()
         await self.door.detach_user(conn)
 

@@ -123,6 +123,11 @@ class FrontDoor:
             conn.preferences["lang"] = msg.lang
         if msg.protocol is not None and msg.protocol not in PROTOCOLS:
             raise ProtocolError("bad_protocol", version=PROTOCOL_VERSION)
+        line = self.room.line
+        if isinstance(msg, Login) and msg.token:
+            line.leave(conn)  # someone coming back never waits (a login of theirs waiting in line is forgotten)
+        elif conn.user is None and not line.may_enter(conn, msg):
+            return  # a newcomer while the node is full: answered when their turn comes (waiting_line.py)
         # A refused login leaves a signed-in connection its protocol and its lobby's scopes (lang: the error's).
         kept = conn.protocol, conn.lobby_tables, conn.lobby_people, conn.follows_lobby
         conn.protocol = msg.protocol or 1

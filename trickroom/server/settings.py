@@ -55,6 +55,10 @@ class Settings(BaseSettings):
     trusted_proxies: str = "127.0.0.1"  # addresses whose X-Forwarded-For is believed (comma-separated; * any)
     header_timeout: float = 10.0  # seconds for a request's headers to arrive in full
     login_timeout: float = 60.0  # seconds a websocket may stay open without logging in
+    # The waiting line (trickroom.server.waiting_line): newcomers wait while the event loop is this late (0: no line)
+    line_lag_ms: float = 40.0
+    line_rate: float = 200.0  # the most newcomers let in per second
+    listen_sockets: int = 8  # sockets sharing the port (SO_REUSEPORT, where there is one): each accepts in turn
     # permessage-deflate keeps a zlib compressor and decompressor per connection (about 48 KB, docs/performance.md)
     # and compresses every frame once per connection: off unless bandwidth matters more than memory and CPU.
     websocket_compression: bool = False

@@ -82,7 +82,16 @@ export const sessionHandlers = {
     if (state.token) login(state.switching ? { token: state.token, follow_lobby: false } : { token: state.token });
     else show("signin", { focus: first });
   },
+  // The room is busy: our login waits in line, and its welcome comes when our turn does. Said, and shown under
+  // the forms until then.
+  line(m) {
+    const shown = $("signin-line");
+    shown.textContent = m.text;
+    shown.hidden = false;
+    speech.say(m.text, { channel: "system" });
+  },
   welcome(m) {
+    $("signin-line").hidden = true;
     state.user = m.user;
     state.followingLobby = !state.switching; // a new login follows the lobby (its snapshot comes next)
     state.roomPrefs = m.preferences || {};
