@@ -74,6 +74,18 @@ def test_the_line_keeps_its_order_and_each_place() -> None:
     assert line.tick(ON_TIME) == ["c"]
 
 
+def test_only_so_many_sign_ins_are_under_way_at_once() -> None:
+    line = WaitingLine(lag_limit=0.04, most_per_tick=10, most_in_flight=2)
+    assert [line.may_enter(key) for key in "abc"] == [True, True, False]  # places left, but two under way
+    line.join("c")
+    line.join("d")
+    assert line.tick(ON_TIME) == []
+    line.done()  # a's welcome went out
+    assert line.let_in() == ["c"] and line.let_in() == []
+    line.leave("c")  # gone before its login was answered: its sign-in will not run
+    assert line.let_in() == ["d"]
+
+
 def test_no_line_when_it_is_turned_off() -> None:
     line = WaitingLine(lag_limit=0, most_per_tick=1)
     assert all(line.may_enter(str(n)) for n in range(100))

@@ -85,7 +85,8 @@ class Room:
         counters: Counters = (RedisCounters(cluster.redis, settings.redis_prefix, window, cluster.publisher)
                               if cluster is not None else MemoryCounters(window, settings.limiter_max_keys))
         self.door = FrontDoor(self, counters)  # logins, sessions, preferences
-        self.line = LineKeeper(settings.line_lag_ms, settings.line_rate, self.answer, self.spawn)  # newcomers wait
+        self.line = LineKeeper(settings.line_lag_ms, settings.line_rate, self.answer, self.spawn,
+                               in_flight=settings.line_in_flight)  # newcomers wait while the node is behind
         self.lobby = Lobby(self)  # presence, listings, chat
         self.ownership = Ownership(self)  # the tables this node owns, and their changing hands
         self.tables: dict[str, Table] = self.ownership.tables

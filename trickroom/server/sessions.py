@@ -124,10 +124,20 @@ class FrontDoor:
         if msg.protocol is not None and msg.protocol not in PROTOCOLS:
             raise ProtocolError("bad_protocol", version=PROTOCOL_VERSION)
         line = self.room.line
+        newcomer = False
         if isinstance(msg, Login) and msg.token:
             line.leave(conn)  # someone coming back never waits (a login of theirs waiting in line is forgotten)
-        elif conn.user is None and not line.may_enter(conn, msg):
-            return  # a newcomer while the node is full: answered when their turn comes (waiting_line.py)
+        elif conn.user is None:
+            if not line.may_enter(conn, msg):
+                return  # a newcomer while the node is full: answered when their turn comes (waiting_line.py)
+            newcomer = True
+        try:
+            await self.enter(conn, msg)
+        finally:
+            if newcomer:
+                line.done()  # one sign-in fewer under way: the next in line may come in
+
+    async def enter(self, conn: Connection, msg: Login | Register) -> None:
         # A refused login leaves a signed-in connection its protocol and its lobby's scopes (lang: the error's).
         kept = conn.protocol, conn.lobby_tables, conn.lobby_people, conn.follows_lobby
         conn.protocol = msg.protocol or 1

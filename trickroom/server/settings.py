@@ -58,6 +58,7 @@ class Settings(BaseSettings):
     # The waiting line (trickroom.server.waiting_line): newcomers wait while the event loop is this late (0: no line)
     line_lag_ms: float = 40.0
     line_rate: float = 200.0  # the most newcomers let in per second
+    line_in_flight: int = 8  # the most newcomers' sign-ins under way at once
     listen_sockets: int = 8  # sockets sharing the port (SO_REUSEPORT, where there is one): each accepts in turn
     # permessage-deflate keeps a zlib compressor and decompressor per connection (about 48 KB, docs/performance.md)
     # and compresses every frame once per connection: off unless bandwidth matters more than memory and CPU.

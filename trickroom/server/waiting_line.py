@@ -12,8 +12,9 @@ fast as they come fills the event loop, and everyone already at a table waits fo
   own timer fired (the event loop's lag), smoothed over the last few ticks (``SMOOTHING``: one pause of the
   collector does not close the line, a loop that stays behind does). While the lag is within ``line_lag_ms``, the
   number let in per tick grows by one, up to the most that ``line_rate`` allows; each tick beyond it halves that
-  number, down to none. So a node that keeps up lets everyone straight in, and a full one lets nobody in until it
-  catches up.
+  number, down to none. And at most ``line_in_flight`` newcomers' sign-ins are under way at once: a burst of
+  sign-ins held the database's connections that the moves of people playing needed (on PostgreSQL). So a node that
+  keeps up lets everyone straight in, and a full one lets nobody in until it catches up.
 - **What a waiting person hears**: their number in line when they join, and again every
   ``ANNOUNCE_SECONDS`` if it has changed (a ``line`` message, docs/protocol.md). Nothing else is asked of them:
   their login is answered (``welcome``, or a refusal) when their turn comes, and a connection that closes leaves
@@ -47,11 +48,14 @@ SMOOTHING = 0.2  # each tick's lag counts this much in the lag the line follows 
 class WaitingLine:
     """The line's rules, with no clock and no I/O: who passes now, who waits, and who comes in at each tick.
 
-    ``lag_limit`` is in seconds (0: no line, everyone passes); ``most_per_tick`` is the most let in per tick."""
+    ``lag_limit`` is in seconds (0: no line, everyone passes); ``most_per_tick`` is the most let in per tick;
+    ``most_in_flight`` the most sign-ins under way (let in, their login not yet answered: ``done``)."""
 
-    def __init__(self, lag_limit: float, most_per_tick: int) -> None:
+    def __init__(self, lag_limit: float, most_per_tick: int, most_in_flight: int = 8) -> None:
         self.lag_limit = lag_limit
         self.most_per_tick = max(1, most_per_tick)
+        self.most_in_flight = max(1, most_in_flight)
+        self.in_flight = 0
         self.per_tick = self.most_per_tick  # let in per tick now: one more after each tick on time, halved when late
         self.lag = 0.0  # the event loop's lag, smoothed (seconds)
         self.left_this_tick = self.per_tick  # places left in this tick for a newcomer who finds no line
@@ -68,12 +72,19 @@ class WaitingLine:
         if self.open:
             return True
         if key in self.passes:
-            self.passes.discard(key)
+            self.passes.discard(key)  # (counted in flight when it was let in)
             return True
-        if key in self.waiting or self.waiting or self.left_this_tick <= 0:
+        if key in self.waiting or self.waiting or self.left_this_tick <= 0 or self.in_flight >= self.most_in_flight:
             return False
         self.left_this_tick -= 1
+        self.in_flight += 1
         return True
+
+    def done(self) -> None:
+        """A newcomer's sign-in is over (welcome or refusal)."""
+        if self.open:
+            return
+        self.in_flight = max(0, self.in_flight - 1)
 
     def join(self, key: str) -> int:
         """``key`` waits (at the end, or where it was); its number in line."""
@@ -82,7 +93,9 @@ class WaitingLine:
 
     def leave(self, key: str) -> None:
         self.waiting.pop(key, None)
-        self.passes.discard(key)
+        if key in self.passes:  # let in, but gone before its login was answered
+            self.passes.discard(key)
+            self.done()
 
     def position(self, key: str) -> int:
         """1 for the first in line; 0 for a key not waiting."""
@@ -100,15 +113,19 @@ class WaitingLine:
             self.per_tick //= 2
         else:
             self.per_tick = min(self.most_per_tick, self.per_tick + 1)
+        self.left_this_tick = self.per_tick
+        return self.let_in()
+
+    def let_in(self) -> list[str]:
+        """Who comes in now, first in line first, while this tick has places and sign-ins may start."""
         admitted = []
-        places = self.per_tick
-        while self.waiting and places > 0:
+        while self.waiting and self.left_this_tick > 0 and self.in_flight < self.most_in_flight:
             key = next(iter(self.waiting))
             del self.waiting[key]
             self.passes.add(key)
             admitted.append(key)
-            places -= 1
-        self.left_this_tick = places
+            self.left_this_tick -= 1
+            self.in_flight += 1
         return admitted
 
 
@@ -122,8 +139,8 @@ class LineKeeper:
 
     def __init__(self, lag_limit_ms: float, rate: float, answer: Answer,
                  spawn: Callable[[Coroutine[Any, Any, None]], None],
-                 clock: Callable[[], float] = time.monotonic) -> None:
-        self.line = WaitingLine(lag_limit_ms / 1000, round(rate * TICK_SECONDS))
+                 clock: Callable[[], float] = time.monotonic, in_flight: int = 8) -> None:
+        self.line = WaitingLine(lag_limit_ms / 1000, round(rate * TICK_SECONDS), in_flight)
         self.answer, self.spawn, self.clock = answer, spawn, clock
         self.held: dict[str, tuple[Connection, Login | Register, int]] = {}  # key -> (conn, login, number last told)
         self.announced_at = clock()
@@ -166,7 +183,16 @@ class LineKeeper:
             metrics.LINE.set(len(self.line.waiting))
 
     def tick(self, lag: float) -> None:
-        for key in self.line.tick(lag):
+        self.let_in(self.line.tick(lag))
+
+    def done(self) -> None:
+        """A newcomer's sign-in is over: the next in line may start theirs."""
+        self.line.done()
+        if self.held:
+            self.let_in(self.line.let_in())
+
+    def let_in(self, keys: list[str]) -> None:
+        for key in keys:
             conn, msg, _ = self.held.pop(key)
             conn.logged_out_at = self.clock()
             self.spawn(self.answer(conn, msg, msg.id))
