@@ -135,7 +135,8 @@ Answer = Callable[["Connection", "Login | Register", Any], Coroutine[Any, Any, N
 class LineKeeper:
     """The line on a node: the ticks on the event loop, the waiting connections with their logins, what they
     hear. ``answer`` answers a login whose turn has come (``Room.answer``: refusals go back on the connection);
-    ``spawn`` runs it in the background. ``clock`` is the event loop's unless a test gives its own."""
+    ``spawn`` runs it in the background. ``clock`` (``time.monotonic``, the clock of ``login_timeout``) and the
+    ticks (``tick``, from :meth:`run` on the event loop) may be a test's own."""
 
     def __init__(self, lag_limit_ms: float, rate: float, answer: Answer,
                  spawn: Callable[[Coroutine[Any, Any, None]], None],
