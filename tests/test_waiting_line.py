@@ -6,6 +6,8 @@ from __future__ import annotations
 
 import asyncio
 import json
+import select
+import socket
 from collections.abc import Coroutine, Iterator
 from pathlib import Path
 from typing import Any
@@ -14,6 +16,7 @@ import pytest
 from server_helpers import TIMEOUT, Client, ThreadServer
 
 from trickroom.server.connection import Connection
+from trickroom.server.main import listening_sockets
 from trickroom.server.protocol import Login
 from trickroom.server.waiting_line import ANNOUNCE_SECONDS, LineKeeper, WaitingLine
 
@@ -204,11 +207,6 @@ def test_newcomers_wait_in_line_while_the_node_is_full_and_someone_coming_back_d
 
 
 def test_several_sockets_listen_on_one_port_and_the_kernel_shares_connections_among_them() -> None:
-    import select
-    import socket
-
-    from trickroom.server.main import listening_sockets
-
     sockets = listening_sockets("127.0.0.1", 0, 4)  # port 0: the others take the port the first was given
     clients: list[socket.socket] = []
     try:

@@ -60,7 +60,7 @@ class WaitingLine:
         self.lag = 0.0  # the event loop's lag, smoothed (seconds)
         self.left_this_tick = self.per_tick  # places left in this tick for a newcomer who finds no line
         self.waiting: dict[str, None] = {}  # keys (connection ids) in order of arrival
-        self.passes: set[str] = set()  # let in by a tick, their login not yet answered
+        self.passes: set[str] = set()  # let in from the line, their login not yet answered again
 
     @property
     def open(self) -> bool:
@@ -74,7 +74,7 @@ class WaitingLine:
         if key in self.passes:
             self.passes.discard(key)  # (counted in flight when it was let in)
             return True
-        if key in self.waiting or self.waiting or self.left_this_tick <= 0 or self.in_flight >= self.most_in_flight:
+        if self.waiting or self.left_this_tick <= 0 or self.in_flight >= self.most_in_flight:
             return False
         self.left_this_tick -= 1
         self.in_flight += 1
@@ -88,8 +88,10 @@ class WaitingLine:
 
     def join(self, key: str) -> int:
         """``key`` waits (at the end, or where it was); its number in line."""
-        self.waiting.setdefault(key, None)
-        return self.position(key)
+        if key in self.waiting:
+            return self.position(key)
+        self.waiting[key] = None
+        return len(self.waiting)  # (found at once: thousands joining one by one would each walk the line)
 
     def leave(self, key: str) -> None:
         self.waiting.pop(key, None)
