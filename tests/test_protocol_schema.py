@@ -103,7 +103,8 @@ def test_the_command_prints_both_directions(capsys: pytest.CaptureFixture[str], 
     assert main(["protocol-schema"]) == 0
     printed = json.loads(capsys.readouterr().out)
     assert set(printed) == {"protocol", "client", "server"}
-    assert set(printed["client"]["$defs"]["Sit"]["required"]) == {"type", "table", "seat"}
+    assert set(printed["client"]["$defs"]["Sit"]["required"]) == {"type", "table"}  # no seat: any free one
+    assert set(printed["client"]["$defs"]["Act"]["required"]) == {"type", "table", "action"}
     out = tmp_path / "server.json"
     assert main(["protocol-schema", "--direction", "server", "--output", str(out)]) == 0
     server = json.loads(out.read_text(encoding="utf-8"))

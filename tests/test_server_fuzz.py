@@ -42,7 +42,7 @@ def bad_messages(rng: random.Random, table: str, legal_elsewhere: list[str], own
                                                   "claim 31", "claimclaim"])}),
         lambda: json.dumps({"type": "act", "table": table, "action": rng.choice(legal_elsewhere)}),
         lambda: json.dumps({"type": "act", "table": "t9999", "action": "claim"}),
-        lambda: json.dumps({"type": "sit", "table": table, "seat": rng.choice([-1, 0, 2, 7, "x", None])}),
+        lambda: json.dumps({"type": "sit", "table": table, "seat": rng.choice([-1, 0, 2, 7, "x", []])}),
         lambda: json.dumps({"type": rng.choice(["options", "bot_add", "bot_remove", "start", "kick", "ban", "host",
                                                 "invite"]), "table": table, "options": {"players": 3},
                             "level": "random", "seat": 1, "user": other_user}),

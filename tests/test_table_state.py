@@ -149,6 +149,32 @@ def test_a_seat_must_exist_and_be_free_and_a_refusal_changes_nothing() -> None:
     assert desk.ask(boris, "sit", seat=0)["type"] == "snapshot"
 
 
+def test_a_sit_that_names_no_seat_takes_the_first_free_one_so_two_joining_at_once_both_sit() -> None:
+    """The clients' "join" names no seat: the server picks the first free one, so two people who saw the same free
+    seat in the lobby both sit instead of one hearing "Seat 1 is taken."."""
+    desk = Desk(options={"players": 3})
+    anna, boris, clara, dora = person("Anna"), person("Boris"), person("Clara"), person("Dora")
+    desk.send(desk.host, "watch")
+    desk.send(desk.host, "bot_add", level="easy", seat=0)
+    assert desk.ask(anna, "sit")["you"]["seat"] == 1
+    assert desk.ask(boris, "sit")["you"]["seat"] == 2
+    assert [m["text"] for m in desk.take(desk.host) if m["type"] == "table_event"][-2:] == [
+        "Anna sits in seat 2.", "Boris sits in seat 3."]
+    desk.take(anna)
+    desk.take(boris)
+    assert desk.ask(anna, "sit")["you"]["seat"] == 1  # a seated person keeps their seat, and hears nothing new
+    assert desk.take(anna) == [] and desk.take(boris) == []
+    before = desk.state
+    full = desk.ask(clara, "sit")
+    assert (full["code"], full["text"]) == ("seat_taken", "There is no free seat.")
+    assert desk.state is before and desk.effects == ()
+    desk.send(anna, "stand")
+    desk.send(desk.host, "bot_remove", seat=0)
+    assert desk.ask(clara, "sit")["you"]["seat"] == 0  # the first free seat, not the last one freed
+    desk.send(dora, "sit")
+    desk.send(desk.host, "start")
+    assert desk.ask(anna, "sit")["code"] == "already_started"  # no free seat during play, and that is why
+
 def test_private_and_password_tables_and_whom_they_let_in() -> None:
     desk = Desk(options={"players": 2}, private=True)
     stranger, invitee = person("Stranger"), person("Invitee")

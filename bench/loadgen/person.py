@@ -481,7 +481,7 @@ class Person:
         if not free or self.status != "waiting":
             self.leave()
             return
-        self.request({"type": "sit", "table": self.table, "seat": self.rng.choice(free)}, self.on_sat)
+        self.request({"type": "sit", "table": self.table}, self.on_sat)  # any free seat, as our clients join
 
     def on_sat(self, message: Message) -> None:
         if message.get("type") != "snapshot":
@@ -497,7 +497,7 @@ class Person:
             if self.rng.random() < plan.bot_tables:
                 free = self.free_seats()
                 count = self.rng.randint(1, max(1, len(free) - 1))
-                self.later(self.think(), lambda: self.add_bots(free[:count]))
+                self.later(self.think(), lambda: self.add_bots(count))
             else:
                 self.later(self.rng.uniform(*plan.fill_wait), self.fill_with_bots)
 
@@ -506,17 +506,17 @@ class Person:
 
     def fill_with_bots(self) -> None:
         if self.state == SEATED and self.status == "waiting" and self.host:
-            self.add_bots(self.free_seats())
+            self.add_bots(len(self.free_seats()))
 
-    def add_bots(self, seats: list[int]) -> None:
-        """Bots in ``seats`` (those still free), one request after the other; then start if the table is full,
-        or wait for people a while longer."""
+    def add_bots(self, count: int) -> None:
+        """``count`` bots while seats are free, one request after the other, each in the seat the server picks
+        (as the web client's hosts do: no race with someone sitting down); then start if the table is full, or
+        wait for people a while longer."""
         if self.state != SEATED or self.status != "waiting" or not self.host:
             return
-        free = [seat for seat in seats if seat in self.free_seats()]
-        if free:
-            self.request({"type": "bot_add", "table": self.table, "level": "normal", "seat": free[0]},
-                         lambda _reply: self.add_bots(free[1:]))
+        if count > 0 and self.free_seats():
+            self.request({"type": "bot_add", "table": self.table, "level": "normal"},
+                         lambda _reply: self.add_bots(count - 1))
         elif self.free_seats():
             self.later(self.rng.uniform(*self.world.plan.fill_wait), self.fill_with_bots)
         else:

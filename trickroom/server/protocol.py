@@ -293,7 +293,7 @@ class Watch(TableMessage):
 
 class Sit(TableMessage):
     type: Literal["sit"]
-    seat: int
+    seat: int | None = None  # None: any free seat, so that two people joining at once never pick the same one
     password: str | None = None
 
 

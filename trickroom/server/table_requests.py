@@ -137,14 +137,16 @@ def admit(state: TableState, request: Request, msg: Watch | Sit) -> None:
     # (A refused request leaves the state as it was: the member is theirs only if the step goes through.)
     state.members[uid] = Member(user, request.lang, request.auto_pass, request.conn)
     if isinstance(msg, Sit):
-        seat = msg.seat
-        if not 0 <= seat < len(state.seats):
-            raise ProtocolError("bad_seat", seats=len(state.seats))
         current = state.seat_of(uid)
-        if current != seat:
+        seat = msg.seat if msg.seat is not None else current
+        if seat is not None and not 0 <= seat < len(state.seats):
+            raise ProtocolError("bad_seat", seats=len(state.seats))
+        if seat is None or current != seat:
             if state.status != WAITING:
                 raise ProtocolError("already_started")
-            if state.seats[seat].user is not None or state.seats[seat].bot is not None:
+            if seat is None:
+                seat = first_free_seat(state)
+            elif state.seats[seat].user is not None or state.seats[seat].bot is not None:
                 raise ProtocolError("seat_taken", number=seat + 1)
             if current is not None:
                 state.seats[current] = Seat()
@@ -433,6 +435,14 @@ def on_settings(state: TableState, request: Request, msg: SetSettings) -> None:
     state.publish_listing()
 
 
+def first_free_seat(state: TableState) -> int:
+    """The seat of a request that names none (a join, a bot added): the first free one, or ``seat_taken``."""
+    for seat, taken in enumerate(state.seats):
+        if taken.user is None and taken.bot is None:
+            return seat
+    raise ProtocolError("seat_taken", "error.no_free_seat")
+
+
 def free_seat(state: TableState, seat: int) -> None:
     if not 0 <= seat < len(state.seats):
         raise ProtocolError("bad_seat", seats=len(state.seats))
@@ -444,12 +454,7 @@ def on_bot_add(state: TableState, request: Request, msg: BotAdd) -> None:
     require_waiting(state)
     if msg.level not in state.config.bot_levels:
         raise ProtocolError("bad_level", level=msg.level[:20])
-    seat = msg.seat
-    if seat is None:
-        free = [i for i, s in enumerate(state.seats) if s.user is None and s.bot is None]
-        if not free:
-            raise ProtocolError("seat_taken", "error.no_free_seat")
-        seat = free[0]
+    seat = msg.seat if msg.seat is not None else first_free_seat(state)
     free_seat(state, seat)
     state.seats[seat] = Seat(bot=msg.level)
     state.save()

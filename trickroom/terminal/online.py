@@ -321,7 +321,7 @@ class OnlineClient(Session, FinishedGames, NodeMoves):
         if not free or self.info.get("status") != "waiting":
             self.say(say("table_full", self.lang, table=self.table), remember=False)
             return
-        self.send({"type": "sit", "table": self.table, "seat": free[0]})
+        self.send({"type": "sit", "table": self.table})  # any free seat: the server picks it
 
     def set_info(self, info: Message) -> None:
         self.info = info

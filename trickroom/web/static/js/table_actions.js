@@ -71,11 +71,7 @@ export function spectatorToggle() {
   const table = state.table;
   if (!table) return;
   if (table.you?.seat !== null && table.you?.seat !== undefined) sendTable({ type: "stand" });
-  else {
-    const seat = firstFreeSeat(table.info);
-    if (seat !== undefined) sendTable({ type: "sit", seat });
-    else sendTable({ type: "sit", seat: 0 }); // the server explains why not
-  }
+  else sendTable({ type: "sit" }); // any free seat, chosen by the server; if none, it explains why not
 }
 
 export function rememberBotLevel(level) {

@@ -105,9 +105,8 @@ export const tableMessageHandlers = {
     if (quick) startQuickGame(m.info);
     if (state.pendingSit === m.table) {
       state.pendingSit = null;
-      if (m.you.seat === null || m.you.seat === undefined) {
-        const seat = firstFreeSeat(m.info);
-        if (seat !== undefined) sendTable({ type: "sit", seat });
+      if ((m.you.seat === null || m.you.seat === undefined) && firstFreeSeat(m.info) !== undefined) {
+        sendTable({ type: "sit" }); // any free seat: the server picks, so two people joining never collide
       }
     }
     renderTable(tableHandlers);
