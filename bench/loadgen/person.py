@@ -280,9 +280,9 @@ class Person:
             self.waiting_in_line()
         re_ = message.get("re")  # after the table's part: a reply's handler sees the state it brought
         if re_ is not None and re_ in self.pending:
-            _, _, on_reply = self.pending.pop(re_)
+            request, _, on_reply = self.pending.pop(re_)
             if kind == "error":
-                self.world.stats.count_error(message)
+                self.world.stats.count_error(message, request)
             on_reply(message)
         elif kind == "error":
             self.world.stats.count_error(message)

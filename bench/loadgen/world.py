@@ -53,8 +53,10 @@ class Stats:
     seated: int = 0  # people (not lobby watchers) who sat down at least once
     acted: int = 0  # people who had at least one action acknowledged
 
-    def count_error(self, message: dict[str, Any]) -> None:
-        self.errors[str(message.get("code"))] += 1
+    def count_error(self, message: dict[str, Any], request: str | None = None) -> None:
+        """An error the server sent, by its code and, for a reply, the request's type ("sit: seat_taken")."""
+        code = str(message.get("code"))
+        self.errors[f"{request}: {code}" if request else code] += 1
 
     def merge(self, other: Stats) -> None:
         for name in ("latencies", "late_latencies", "lobby_latencies", "sit_times", "reconnect_times", "line_waits",
