@@ -11,7 +11,8 @@ says it is their turn, as the full-speed clients do.
 
 It prints the actions a second and the server's CPU per action. Whatever the room's own code costs comes on
 top of that figure (``bench/table_step.py`` prints it), so the difference between the floor and 200 us is
-what any table, rendering and routing could spend (docs/performance.md, "The floor under the full-speed figure").
+what any table, rendering and routing could spend (docs/performance.md, "The floor under the full-speed figure, and
+the collector's pauses").
 
     .venv/bin/python bench/transport_floor.py [--clients 100] [--seconds 20] [--frame-bytes 1500] [--no-write]
 """

@@ -5,8 +5,8 @@ at the first two young collections after that many seconds, the types of the liv
 
     PYTHONPATH=$PWD/bench/gcprobe .venv/bin/python bench/load.py --scenario evening --clients 10000 --seconds 60
 
-(an absolute path: the server runs in a directory of its own; docs/performance.md, "The collector's pauses at
-10,000 people").
+(an absolute path: the server runs in a directory of its own; docs/performance.md, "The floor under the full-speed
+figure, and the collector's pauses").
 """
 
 from __future__ import annotations
