@@ -33,6 +33,10 @@ class Seat:
     connected: bool = False
     replaced: bool = False  # a bot plays for the person (dropped past the grace period)
 
+    @property
+    def free(self) -> bool:
+        return self.user is None and self.bot is None
+
     def to_json(self) -> Any:
         if self.user is not None:
             return {"user": self.user}

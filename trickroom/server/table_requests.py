@@ -146,8 +146,8 @@ def admit(state: TableState, request: Request, msg: Watch | Sit) -> None:
                 raise ProtocolError("already_started")
             if seat is None:
                 seat = first_free_seat(state)
-            elif state.seats[seat].user is not None or state.seats[seat].bot is not None:
-                raise ProtocolError("seat_taken", number=seat + 1)
+            else:
+                require_free_seat(state, seat)
             if current is not None:
                 state.seats[current] = Seat()
             state.seats[seat] = Seat(user=user, connected=True)
@@ -437,16 +437,16 @@ def on_settings(state: TableState, request: Request, msg: SetSettings) -> None:
 
 def first_free_seat(state: TableState) -> int:
     """The seat of a request that names none (a join, a bot added): the first free one, or ``seat_taken``."""
-    for seat, taken in enumerate(state.seats):
-        if taken.user is None and taken.bot is None:
+    for seat, held in enumerate(state.seats):
+        if held.free:
             return seat
     raise ProtocolError("seat_taken", "error.no_free_seat")
 
 
-def free_seat(state: TableState, seat: int) -> None:
+def require_free_seat(state: TableState, seat: int) -> None:
     if not 0 <= seat < len(state.seats):
         raise ProtocolError("bad_seat", seats=len(state.seats))
-    if state.seats[seat].user is not None or state.seats[seat].bot is not None:
+    if not state.seats[seat].free:
         raise ProtocolError("seat_taken", number=seat + 1)
 
 
@@ -455,7 +455,7 @@ def on_bot_add(state: TableState, request: Request, msg: BotAdd) -> None:
     if msg.level not in state.config.bot_levels:
         raise ProtocolError("bad_level", level=msg.level[:20])
     seat = msg.seat if msg.seat is not None else first_free_seat(state)
-    free_seat(state, seat)
+    require_free_seat(state, seat)
     state.seats[seat] = Seat(bot=msg.level)
     state.save()
     state.table_event("bot_added", seat=seat, level=msg.level)
@@ -474,7 +474,7 @@ def on_bot_remove(state: TableState, request: Request, msg: BotRemove) -> None:
 
 def on_start(state: TableState, request: Request, msg: Start) -> None:
     require_waiting(state)
-    if any(s.user is None and s.bot is None for s in state.seats):
+    if any(s.free for s in state.seats):
         raise ProtocolError("not_ready")
     match = state.begin_match()
     if state.settings.hints:
