@@ -23,6 +23,7 @@ from websockets.exceptions import ConnectionClosed
 from websockets.sync.client import ClientConnection, connect
 
 from trickroom.server.app import create_app
+from trickroom.server.connection import Connection
 from trickroom.server.main import uvicorn_config
 from trickroom.server.settings import Settings
 
@@ -31,6 +32,16 @@ TIMEOUT = 20.0
 # A room process's start: a cold Python importing the room took 6 s of wall time on the busy 2-core machine, and
 # three starts went past 20 s in one full run there.
 START_TIMEOUT = 60.0
+
+
+def heard(conn: Connection) -> list[Message]:
+    """The messages queued on a room's connection (without a socket), decoded, in order; the queue is left empty."""
+    messages = []
+    while not conn.queue.empty():
+        frame = conn.queue.get_nowait()
+        assert frame is not None
+        messages.append(json.loads(frame))
+    return messages
 
 
 def free_port() -> int:

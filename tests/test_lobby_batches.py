@@ -10,6 +10,7 @@ from dataclasses import dataclass, field
 from typing import Any, cast
 
 import pytest
+from server_helpers import heard
 
 from trickroom.server.bus import LocalBus
 from trickroom.server.connection import Connection
@@ -52,15 +53,6 @@ def listing(table_id: str, taken: int, visible_to: list[str] | None = None) -> d
              "host": user_summary("u1", "Anna", False)}
     return {"kind": "listed", "entry": entry, "titles": {"en": "Bura", "ru": "Бура"},
             "texts": {"en": "Bura for 2.", "ru": "Бура на двоих."}, "visible_to": visible_to, "people": []}
-
-
-def heard(conn: Connection) -> list[dict[str, Any]]:
-    frames = []
-    while not conn.queue.empty():
-        frame = conn.queue.get_nowait()
-        assert frame is not None
-        frames.append(json.loads(frame))
-    return frames
 
 
 def connect(room: FakeRoom, uid: str, name: str, protocol: int, lang: str = "en") -> Connection:

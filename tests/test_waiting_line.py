@@ -5,7 +5,6 @@ hearing their number; someone coming back with a token never waits. The line's t
 from __future__ import annotations
 
 import asyncio
-import json
 import select
 import socket
 from collections.abc import Coroutine, Iterator
@@ -13,7 +12,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from server_helpers import TIMEOUT, Client, ThreadServer
+from server_helpers import TIMEOUT, Client, ThreadServer, heard
 
 from trickroom.server.connection import Connection
 from trickroom.server.main import listening_sockets
@@ -111,15 +110,6 @@ class Keeper:
         for coroutine in self.spawned:
             asyncio.run(coroutine)
         self.spawned.clear()
-
-
-def heard(conn: Connection) -> list[dict[str, Any]]:
-    messages = []
-    while not conn.queue.empty():
-        frame = conn.queue.get_nowait()
-        assert frame is not None
-        messages.append(json.loads(frame))
-    return messages
 
 
 def test_a_waiting_login_hears_its_number_and_is_answered_when_its_turn_comes() -> None:
