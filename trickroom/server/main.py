@@ -13,20 +13,18 @@ from typing import Any
 
 import uvicorn
 
+from trickroom.server.collector import CollectionClock
 from trickroom.server.room import Room
 from trickroom.server.settings import Settings, load_settings
 
 log = logging.getLogger("trickroom.main")
 
 # The room keeps hundreds of thousands of long-lived objects (connections, tables and their journals, the lobby).
-# With Python's default thresholds (700, 10, 10) the collector went through all of them every 3 to 5 s in an
-# evening of 3000 people, stopping the room for half a second each time (docs/performance.md). Young collections
-# that wait for 50,000 new objects let a step's messages die before they are promoted to the old generation, so
-# full collections become rare; what startup made (the imports, the app) is frozen out of them. The middle
-# generation is collected after every 5 young collections rather than 20: while thousands sign in, what survives
-# a young collection mostly lives on (their connections), and walking 20 collections' worth of it at once stopped
-# the room for 250 to 400 ms; in fifths it is the same work in pauses of 55 to 135 ms (docs/performance.md,
-# "Frames written straight to the socket").
+# What startup made (the imports, the app) is frozen out of every collection. Then the collector runs on a clock
+# (collector.py, the setting gc_young_seconds), automatic collection off; with that setting at 0, Python's own
+# schedule runs with these thresholds: young collections that wait for 50,000 new objects let a step's messages die
+# before they are promoted, and the middle generation is collected after every 5 young collections rather than 20,
+# the same work in shorter pauses (docs/performance.md, "Frames written straight to the socket").
 GC_THRESHOLDS = (50_000, 5, 10)
 
 
@@ -34,6 +32,13 @@ def tune_garbage_collector() -> None:
     gc.collect()
     gc.freeze()
     gc.set_threshold(*GC_THRESHOLDS)
+
+
+def collections_for(settings: Settings) -> CollectionClock | None:
+    """The collector's clock the settings ask for; None: Python's own schedule."""
+    if settings.gc_young_seconds <= 0:
+        return None
+    return CollectionClock(settings.gc_young_seconds, settings.gc_full_minutes * 60)
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -65,6 +70,7 @@ def run(args: argparse.Namespace) -> int:
     setup_logging(settings.log_level)
     app = create_app(settings)
     tune_garbage_collector()
+    app.state.room.collections = collections_for(settings)
     print(f"trickroom: the room is at http://{settings.host}:{settings.port}/ "
           f"(websocket ws://{settings.host}:{settings.port}/ws, database {settings.db})", flush=True)
     config = uvicorn_config(app, settings)

@@ -24,6 +24,7 @@ from trickroom.server import lobby_requests, metrics, moderator_room, ownership,
 from trickroom.server.bots import BotRunner
 from trickroom.server.bus import Bus
 from trickroom.server.cluster import Cluster
+from trickroom.server.collector import CollectionClock
 from trickroom.server.connection import (
     CLOSE_ERROR,
     CLOSE_POLICY,
@@ -97,6 +98,7 @@ class Room:
             target_alarm=settings.table_password_alarm))
         self._conn_ids = itertools.count(1)
         self._hello: tuple[list[str], str] | None = None  # (the nodes it named, its frame): hello_frame
+        self.collections: CollectionClock | None = None  # ``trickroom serve`` runs the cycle collector on a clock
 
     # Start and stop
 
@@ -106,8 +108,12 @@ class Room:
         self.door.start()
         self.line.start()
         await self.ownership.start()
+        if self.collections is not None:
+            self.collections.start()
 
     async def stop(self) -> None:
+        if self.collections is not None:
+            self.collections.stop()
         await self.line.stop()
         await self.door.stop()
         await self.ownership.stop()

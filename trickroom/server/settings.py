@@ -59,6 +59,10 @@ class Settings(BaseSettings):
     line_lag_ms: float = 40.0
     line_rate: float = 200.0  # the most newcomers let in per second
     line_in_flight: int = 8  # the most newcomers' sign-ins under way at once
+    # The cycle collector (trickroom.server.collector): a young collection this often, a full one every so many
+    # minutes (0: never); gc_young_seconds 0: Python's own schedule, with the room's thresholds (main.py).
+    gc_young_seconds: float = 0.1
+    gc_full_minutes: float = 1440.0
     listen_sockets: int = 8  # sockets sharing the port (SO_REUSEPORT, where there is one): each accepts in turn
     # permessage-deflate keeps a zlib compressor and decompressor per connection (about 48 KB, docs/performance.md)
     # and compresses every frame once per connection: off unless bandwidth matters more than memory and CPU.

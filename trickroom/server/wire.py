@@ -67,6 +67,17 @@ class WireProtocol(WebSocketsSansIOProtocol):
         if self.handshake_complete and "response" in self.__dict__:  # sent: what the scope holds is enough
             del self.__dict__["response"]
 
+    def connection_lost(self, exc: Exception | None) -> None:
+        """The connection is over: let go of what would keep it alive in a cycle, so that it is freed at once
+        rather than by a full collection (which the room runs only now and then, ``collector.py``): the scope's
+        ``trickroom.wire`` (this protocol), and the websocket library's parser, a generator that holds its protocol
+        to the end (``Protocol.discard`` waits at a last ``yield``)."""
+        super().connection_lost(exc)
+        scope = getattr(self, "scope", None)
+        if scope is not None:
+            scope["extensions"].pop(EXTENSION, None)
+        self.conn.parser.close()
+
     def ready(self) -> bool:
         return bool(self.handshake_complete and not self.close_sent and self.initial_response is None
                     and not self.conn.extensions and self.writable.is_set() and not self.transport.is_closing())
