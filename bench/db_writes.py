@@ -1,15 +1,15 @@
-"""The writer thread's cost of a table's save on SQLite, the way the store does it and the way it did.
+"""The cost of a table's save on SQLite, the way the store does it and the ways it did.
 
     .venv/bin/python bench/db_writes.py [--rounds R] [--batch B]
 
 A table's row is saved at every sit, leave, start and end (``Store.save_table``); on SQLite the saves that arrive
 together share one transaction (``Store.table_log``). This times such transactions on a scratch database with
-the room's schema and a thousand tables, ``--batch`` saves each, in two ways: one ORM ``UPDATE`` per table (as the
-store did until 2026-12-03) and one statement per set of columns for all its tables at once (the driver's
-executemany: ``statements.table_updates``, what the store does now). The two alternate over ``--rounds`` rounds,
-so that a change in the machine's load touches both alike; the figures are CPU microseconds of this process per
-saved table (the writer thread's own time: the commit's wait for the disk is not in it). WAL and
-``synchronous=NORMAL``, as the room.
+the room's schema and a thousand tables, ``--batch`` saves each, in three ways: one ORM ``UPDATE`` per table (as the
+store did until 2026-12-03), one SQLAlchemy statement per set of columns for all its tables at once (the driver's
+executemany: ``statements.table_updates``, until 2026-12-07), and the same statements straight to SQLite's driver
+(``sqlite_file.DriverUpdate``, what the store does now). The ways alternate over ``--rounds`` rounds, so that a
+change in the machine's load touches them alike; the figures are CPU microseconds of this process per saved table
+(the commit's wait for the disk is not in it). WAL and ``synchronous=NORMAL``, as the room.
 """
 
 from __future__ import annotations
@@ -22,12 +22,13 @@ import tempfile
 import time
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
-from sqlalchemy import create_engine, event, update
+from sqlalchemy import Table, create_engine, event, update
 from sqlalchemy.orm import Session, sessionmaker
 
 from trickroom.server.rows import Base, TableRow
+from trickroom.server.sqlite_file import DriverUpdate
 from trickroom.server.statements import table_updates
 
 TABLES = 1000
@@ -72,8 +73,18 @@ def main() -> None:
         with sessions() as s, s.begin():
             s.add_all(TableRow(id=n, game="bura", options={}, settings={}, seats=[], host={}, status="waiting")
                       for n in range(TABLES))
-        ways: dict[str, Callable[[Session, Saves], None]] = {"one ORM update per table": one_by_one,
-                                                             "one statement per set of columns": by_columns}
+        driver = DriverUpdate(engine, cast(Table, TableRow.__table__))
+
+        def in_session(way: Callable[[Session, Saves], None]) -> Callable[[Saves], None]:
+            def save(saves: Saves) -> None:
+                with sessions() as s, s.begin():
+                    way(s, saves)
+            return save
+
+        ways: dict[str, Callable[[Saves], None]] = {
+            "one ORM update per table": in_session(one_by_one),
+            "one statement per set of columns": in_session(by_columns),
+            "the same through the driver": lambda saves: driver(dict(saves))}
         figures: dict[str, list[float]] = {name: [] for name in ways}
         for _ in range(args.rounds):
             for name, way in ways.items():
@@ -81,8 +92,7 @@ def main() -> None:
                            for _ in range(args.transactions)]
                 started = time.process_time()
                 for saves in batches:
-                    with sessions() as s, s.begin():
-                        way(s, saves)
+                    way(saves)
                 figures[name].append((time.process_time() - started) / (args.transactions * args.batch) * 1e6)
         engine.dispose()
     print(f"Python {platform.python_version()}; {args.rounds} rounds of {args.transactions} transactions, "
@@ -91,8 +101,8 @@ def main() -> None:
     for name, values in figures.items():
         print(f"  {name}: median {medians[name]:.0f} us of CPU per saved table "
               f"(rounds: {', '.join(f'{v:.0f}' for v in values)})")
-    old, new = medians.values()
-    print(f"  ratio: {old / new:.2f}x")
+    orm, statements, driver_way = medians.values()
+    print(f"  ratios: {orm / driver_way:.2f}x and {statements / driver_way:.2f}x the driver's")
 
 
 if __name__ == "__main__":

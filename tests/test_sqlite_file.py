@@ -1,7 +1,8 @@
 """SQLite's writes on the event loop: the write connection never checkpoints (a checkpoint waits for the disk, and
 the whole room would wait with it); the checkpointer's thread copies the log back, at most once a second after a
 write (a fake clock), one at a time. The action log's batches go through SQLite's driver (``DriverInsert``) and
-write what SQLAlchemy's insert writes, all the rows or none, with SQLAlchemy's errors."""
+write what SQLAlchemy's insert writes, all the rows or none, with SQLAlchemy's errors; the tables' saves likewise
+(``DriverUpdate``) write what SQLAlchemy's update writes."""
 
 from __future__ import annotations
 
@@ -18,6 +19,7 @@ from sqlalchemy.exc import IntegrityError, OperationalError
 
 from trickroom.server.rows import ActionRow, SessionRow, TableRow, utcnow
 from trickroom.server.sqlite_file import Checkpointer
+from trickroom.server.statements import table_updates
 from trickroom.server.store import Store, store_busy
 
 
@@ -163,6 +165,47 @@ def test_a_locked_file_fails_a_batch_through_the_driver_as_busy(tmp_path: Path) 
             assert [row[0] for row in stored_actions(path, table)] == [1]
         finally:
             admin.close()
+            await store.close()
+
+    asyncio.run(scenario())
+
+
+def stored_table(path: Path, table: int) -> tuple[Any, ...]:
+    with sqlite3.connect(path) as conn:
+        found: tuple[Any, ...] = conn.execute(
+            "SELECT options, settings, seats, host, banned, invited, status, standings, pause_requested, seed, "
+            "first_event_seq, finished_at FROM tables WHERE id = ?", (table,)).fetchone()
+        return found
+
+
+def test_table_saves_through_the_driver_write_what_sqlalchemy_writes(tmp_path: Path) -> None:
+    """A save as a finished table makes it (JSON, text with other alphabets, a boolean, numbers, a datetime), two
+    tables with the same columns in one statement, one with other columns in another, all in one transaction."""
+    async def scenario() -> None:
+        path = tmp_path / "room.sqlite3"
+        store, (first, second, third, by_sqlalchemy) = await store_with_tables(path, 4)
+        finished = {"options": {"players": 2, "target": 11}, "settings": {"name": "Δωμάτιο «ένα»", "timer": 30},
+                    "seats": [{"user": {"id": "g1", "name": "Аня", "guest": True}}, {"bot": "hard"}],
+                    "host": {"id": "g1", "name": "Аня", "guest": True}, "banned": ["g9"], "invited": [],
+                    "status": "finished", "standings": {"scores": [11, 7], "winner": 0}, "pause_requested": False,
+                    "seed": 123456789, "first_event_seq": 4, "finished_at": dt.datetime(2026, 12, 7, 5, 6, 7, 890)}
+        try:
+            assert store.table_update is not None and store.write_engine is not None
+            paused = {"status": "paused", "pause_requested": True}
+            store.table_update({first: finished, second: finished, third: paused})
+            with store.write_engine.begin() as conn:
+                for statement, params in table_updates({by_sqlalchemy: finished}):
+                    conn.execute(statement, params)
+            written = stored_table(path, first)
+            assert written == stored_table(path, by_sqlalchemy) == stored_table(path, second)
+            assert stored_table(path, third)[6:9] == ("paused", None, 1)
+            row = await store.table(first)
+            assert row is not None and (row.settings, row.seats, row.finished_at) == (
+                finished["settings"], finished["seats"], finished["finished_at"])
+            with pytest.raises(KeyError):  # a column the table does not have: nothing written
+                store.table_update({first: {"status": "waiting", "colour": "red"}})
+            assert stored_table(path, first) == written
+        finally:
             await store.close()
 
     asyncio.run(scenario())

@@ -11,7 +11,8 @@ those from the server):
 
     PYTHONPATH=$PWD/bench/gcprobe .venv/bin/python bench/load.py --scenario evening --clients 10000 --seconds 60
 
-(an absolute path: the server runs in a directory of its own; docs/performance.md, "Young collections on a clock").
+(an absolute path: the server runs in a directory of its own; docs/performance.md, "Young collections on a clock,
+the tables' saves past SQLAlchemy").
 """
 
 from __future__ import annotations

@@ -3,9 +3,10 @@
 Python starts a young collection when the objects made since the last one outnumber those freed by a threshold.
 In a room, old objects die about as fast as new ones are made (each table step replaces its state, each frame its
 predecessor), so that count stalls: at 10,000 people young collections came every 2 to 26 s and walked 170,000 to
-510,000 live objects each, stopping the room for 50 to 350 ms, and middle ones for 300 to 590 ms (docs/performance.md,
-"Young collections on a clock"). On a clock, a young collection walks only what the last tick made and left alive:
-every 0.1 s, 1.3 ms at the median and 13 ms at most at 6000 people.
+510,000 live objects each, stopping the room for 50 to 350 ms, and middle ones for 300 to 590 ms
+(docs/performance.md, "Young collections on a clock, the tables' saves past SQLAlchemy"). On a clock, a young
+collection walks only what the last tick made and left alive: every 0.1 s, 1.3 ms at the median and 13 ms at most
+at 6000 people.
 
 Automatic collection is then off, so nothing else collects the older generations; but what a young collection
 leaves alive does not become cyclic garbage later. After 110 s of a 3000-person evening a full collection found

@@ -81,7 +81,7 @@ from trickroom.server.rows import (
     UserRow,
     utcnow,
 )
-from trickroom.server.sqlite_file import Checkpointer, DriverInsert, sqlite_pragmas, writer_pragmas
+from trickroom.server.sqlite_file import Checkpointer, DriverInsert, DriverUpdate, sqlite_pragmas, writer_pragmas
 from trickroom.server.statements import INSERT_TABLE, freed_names, name_held_query, table_updates
 
 MIGRATIONS_DIR = Path(__file__).with_name("migrations")
@@ -157,6 +157,7 @@ class Store:
         self.read_engine: Engine | None = None
         self.read_sessions: sessionmaker[Session] | None = None
         self.action_insert: DriverInsert | None = None  # SQLite: the action log's batches, past SQLAlchemy
+        self.table_update: DriverUpdate | None = None  # SQLite: the tables' saves likewise
         if self.url.startswith("sqlite"):
             event.listen(self.engine.sync_engine, "connect", sqlite_pragmas)
             self.write_engine = create_engine(sync_url(self.url), pool_size=1, max_overflow=0,
@@ -164,6 +165,7 @@ class Store:
             event.listen(self.write_engine, "connect", writer_pragmas)
             self.write_sessions = sessionmaker(self.write_engine, expire_on_commit=False)
             self.action_insert = DriverInsert(self.write_engine, cast(Table, ActionRow.__table__))
+            self.table_update = DriverUpdate(self.write_engine, cast(Table, TableRow.__table__))
             self.checkpointer = Checkpointer(sync_url(self.url))
             # (a reader's connection may serve any of the reader threads, one at a time)
             self.read_engine = create_engine(sync_url(self.url), pool_size=READERS, max_overflow=0,
@@ -420,16 +422,12 @@ class Store:
         merged: dict[int, dict[str, Any]] = {}  # a table saved twice in one batch: its values in order, the last wins
         for row in rows:
             merged.setdefault(row["id"], {}).update(row["values"])
-        updates = table_updates(merged)
-        if len(updates) == 1:
-            await self.write_statement(*updates[0])
+        if self.table_update is not None:  # SQLite: the saves that came together, in one transaction
+            self.table_update(merged)
+            self.wrote()
             return
-
-        def update_all(conn: Connection) -> None:
-            for statement, params in updates:
-                conn.execute(statement, params)
-
-        await self.write_core(update_all)
+        for statement, params in table_updates(merged):  # PostgreSQL: each save on its own (save_table)
+            await self.write_statement(statement, params)
 
     async def unfinished_tables(self) -> list[TableRow]:
         return await self.read_rows(select(TableRow).where(TableRow.status != "finished")
