@@ -155,9 +155,9 @@ class DriverUpdate:
     def __call__(self, rows: dict[Any, dict[str, Any]]) -> None:
         """``rows``: each row's new values, by its key."""
         by_columns: dict[tuple[str, ...], list[tuple[Any, ...]]] = {}
+        converted = self.converters
         for key, values in rows.items():
             columns = tuple(sorted(values))
-            converted = self.converters
             by_columns.setdefault(columns, []).append(
                 (*(values[name] if (convert := converted.get(name)) is None else convert(values[name])
                    for name in columns), key))
