@@ -22,7 +22,6 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
-import os
 import socket
 import subprocess
 import sys
@@ -34,9 +33,8 @@ from typing import Any
 BENCH = Path(__file__).resolve().parent
 sys.path.insert(0, str(BENCH))
 
+from loadgen.deployment import free_port, process_cpu_seconds  # noqa: E402
 from loadgen.wsconn import Link  # noqa: E402
-
-TICKS = os.sysconf("SC_CLK_TCK")
 
 
 def serve(port: int, db: str, frame_bytes: int, write: bool) -> None:
@@ -148,11 +146,6 @@ class Player:
                                        "id": self.next_id}))
 
 
-def cpu_seconds(pid: int) -> float:
-    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
-    return (int(fields[11]) + int(fields[12])) / TICKS
-
-
 async def drive(port: int, clients: int, seconds: float, server_pid: int) -> tuple[int, float, float]:
     loop = asyncio.get_running_loop()
     counts = [0]
@@ -165,16 +158,10 @@ async def drive(port: int, clients: int, seconds: float, server_pid: int) -> tup
         await loop.create_connection(lambda p=player: p.link, "127.0.0.1", port)  # type: ignore[misc]
     await asyncio.wait_for(asyncio.gather(*opened), 30)
     await asyncio.sleep(2)  # every table playing
-    actions, cpu, started = counts[0], cpu_seconds(server_pid), time.monotonic()
+    actions, cpu, started = counts[0], process_cpu_seconds(server_pid), time.monotonic()
     await asyncio.sleep(seconds)
     elapsed = time.monotonic() - started
-    return counts[0] - actions, cpu_seconds(server_pid) - cpu, elapsed
-
-
-def free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return int(sock.getsockname()[1])
+    return counts[0] - actions, process_cpu_seconds(server_pid) - cpu, elapsed
 
 
 def main() -> None:

@@ -175,6 +175,7 @@ def test_a_sit_that_names_no_seat_takes_the_first_free_one_so_two_joining_at_onc
     desk.send(desk.host, "start")
     assert desk.ask(anna, "sit")["code"] == "already_started"  # no free seat during play, and that is why
 
+
 def test_private_and_password_tables_and_whom_they_let_in() -> None:
     desk = Desk(options={"players": 2}, private=True)
     stranger, invitee = person("Stranger"), person("Invitee")

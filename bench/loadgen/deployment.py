@@ -34,6 +34,15 @@ def free_port() -> int:
         return port
 
 
+TICKS = os.sysconf("SC_CLK_TCK")
+
+
+def process_cpu_seconds(pid: int) -> float:
+    """The CPU time (user and system) process ``pid`` has used so far, from /proc."""
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / TICKS  # utime + stime
+
+
 class Server:
     """One ``trickroom serve`` in a subprocess; CPU and memory read from /proc.
 
@@ -56,7 +65,6 @@ class Server:
         self.log_path = workdir / f"{label}.log"
         self.log = open(self.log_path, "wb")  # noqa: SIM115  (closed in stop)
         self.process = subprocess.Popen(command, cwd=workdir, env=env, stdout=self.log, stderr=subprocess.STDOUT)
-        self.ticks = os.sysconf("SC_CLK_TCK")
 
     def wait_ready(self, timeout: float = 60) -> None:
         deadline = time.monotonic() + timeout
@@ -74,8 +82,7 @@ class Server:
         return f"ws://127.0.0.1:{self.port}/ws"
 
     def cpu_seconds(self) -> float:
-        fields = Path(f"/proc/{self.process.pid}/stat").read_text().rsplit(")", 1)[1].split()
-        return (int(fields[11]) + int(fields[12])) / self.ticks  # utime + stime
+        return process_cpu_seconds(self.process.pid)
 
     def waited_seconds(self) -> float:
         """How long the server's main thread (its event loop) has waited for a core: /proc/PID/schedstat."""
