@@ -15,6 +15,7 @@ import trickroom.bots.mpourloto as mpourloto_bots
 from trickroom.bots import arena
 from trickroom.bots.bura.memory import remember as remember_bura
 from trickroom.bots.mpourloto.memory import remember as remember_mpourloto
+from trickroom.bots.search import SearchResult
 from trickroom.games import events_for, load_game
 
 BENCH = Path(__file__).resolve().parent.parent / "bench" / "sighted.py"
@@ -73,7 +74,21 @@ def test_mpourloto_worlds_hold_every_real_hand(sighted: ModuleType) -> None:
         s: sorted(match.view(s)["hand"]) for s in range(4) if s != seat}
 
 
-def test_the_arena_finds_the_sighted_seat(sighted: ModuleType) -> None:
+def test_the_arena_finds_the_sighted_seat_which_sees_only_while_it_searches(
+        sighted: ModuleType, monkeypatch: pytest.MonkeyPatch) -> None:
     assert arena.OUTSIDE_SEATS["sighted"] == ("__main__", "SightedHardBot")
-    bot = sighted.SightedHardBot(load_game("bura", players=2), seed=1, budget=0.05)
+    game = load_game("bura", players=2)
+    bot = sighted.SightedHardBot(game, seed=1, budget=0.05)
     assert bot.budget == 0.05
+    seen_while_searching: list[bool] = []
+
+    def search(*args: object) -> SearchResult:
+        seen_while_searching.append(sighted.sighted_now)
+        return SearchResult("pass", 0)
+
+    monkeypatch.setattr(bura_bots, "hard_search", search)
+    match = game.new_match(seed=5)
+    seat = match.to_act[0]
+    bot.choose(game, seat, match.view(seat), events_for(match.events, seat), ["pass", "play AS", "play 6S"])
+    assert seen_while_searching == [True]
+    assert sighted.sighted_now is False
