@@ -108,50 +108,10 @@ def unseen_cards(mask: int) -> set[str]:
 
 
 class FittedReading(inference.Inference):
-    """The level's reading of hands with the fitted model's probability of each play read (min(1, SCALE * P))
-    instead of "the heuristic's choice or MISMATCH"."""
+    """The level's reading of hands, a world counting min(1, SCALE * P) for each play read, P the fitted model's
+    probability of the play, instead of 1 for the heuristic's choice and MISMATCH for any other."""
 
-    def _walk(self, index: int, hands: dict[int, list[str]], counted: dict[int, int]) -> float:
-        weight = 1.0
-        while index >= 0:
-            step = self.steps[index]
-            index -= 1
-            hand = hands.get(step.seat)
-            if hand is None or counted[step.seat] >= inference.RECENT:
-                continue
-            if step.kind == "draw":
-                if step.card is not None and step.card in hand:
-                    hand.remove(step.card)
-                    continue
-                if len(set(hand)) <= 1:
-                    if hand:
-                        hand.pop()
-                    continue
-                best = 0.0
-                for card in sorted(set(hand)):  # as Inference._walk: each card may be the one drawn
-                    branch = {seat: list(cards) for seat, cards in hands.items()}
-                    branch[step.seat].remove(card)
-                    key = (index, tuple(sorted((s, tuple(sorted(h))) for s, h in branch.items())),
-                           tuple(sorted(counted.items())))
-                    if key not in self.seen:
-                        self.branches += 1
-                        self.seen[key] = self._walk(index, branch, dict(counted))
-                    best = max(best, self.seen[key])
-                    if best >= 1.0 or self.branches >= inference.BRANCHES:
-                        break
-                return weight * best
-            if step.kind == "silent":
-                if len(hand) == 3 and inference.combination(rollout.sorted_cards(hand), self.trump,
-                                                            self.moscow) is not None:
-                    weight *= inference.MISMATCH
-            elif step.move is not None:
-                hand.extend(step.move.cards)
-                if step.move.decided:
-                    weight *= self.factor(step.move, hand)
-                counted[step.seat] += 1
-        return weight
-
-    def factor(self, move: inference.Move, hand: list[str]) -> float:
+    def likelihood(self, move: inference.Move, hand: list[str]) -> float:
         ordered = tuple(rollout.sorted_cards(hand))
         options = (rollout.follow_options(ordered, len(move.trick[0][1])) if move.trick
                    else rollout.lead_options(ordered))

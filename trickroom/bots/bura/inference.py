@@ -119,10 +119,16 @@ class Inference:
             elif step.move is not None:
                 move = step.move
                 hand.extend(move.cards)
-                if move.decided and not self._explains(move, hand):
-                    weight *= MISMATCH
+                if move.decided:
+                    weight *= self.likelihood(move, hand)
                 counted[step.seat] += 1
         return weight
+
+    def likelihood(self, move: Move, hand: list[str]) -> float:
+        """What a world in which the player held ``hand`` counts for ``move``: 1.0 if the heuristic, holding it,
+        would have played ``move.cards`` (or had no choice), else MISMATCH. (bench/bura_reading.py puts a model
+        fitted to another player's plays here.)"""
+        return 1.0 if self._explains(move, hand) else MISMATCH
 
     def _explains(self, move: Move, hand: list[str]) -> bool:
         """Would the heuristic, holding ``hand``, have played ``move.cards``?"""
