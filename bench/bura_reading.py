@@ -39,6 +39,7 @@ from trickroom.bots import arena
 from trickroom.bots.bura import inference, later_players, rollout
 from trickroom.bots.bura.memory import card_points, remember, sample_hidden
 from trickroom.bots.bura.policy import keep_value, play_beats, score_play
+from trickroom.bots.feeder import winning_play
 from trickroom.bots.hard import HardBot
 from trickroom.cli import main as trickroom_main
 from trickroom.games import Event, Game, Match
@@ -49,7 +50,6 @@ FEATURES = ("heuristic's choice", "score behind the best / 10", "trumps", "point
             "trump aces and tens", "other aces and tens", "lead: extra cards", "lead: trumps", "beats the trick",
             "beats: points on the table / 10", "beats: trumps", "throws: points / 10", "throws: trumps")
 ALL_CARDS = (1 << len(ID_OF)) - 1
-CARD_OF_BIT = {1 << index: card for card, index in ID_OF.items()}
 
 out_dir = Path("/tmp/reading")
 weights: list[float] = []  # the fitted model (``read`` seats), set before the arena's workers are forked
@@ -66,14 +66,9 @@ def option_features(plays: Sequence[Sequence[str]], trick: Sequence[tuple[int, S
     """The features of each of ``plays`` (FEATURES), for the player at ``seat`` who knows ``unseen`` unseen."""
     scores = [score_play(play, trick, seat, points, unseen, trump, later) for play in plays]
     best = max(scores)
-    winning: Sequence[str] = ()
-    on_table = 0
-    if trick:
-        winning = trick[0][1]
-        for _, other in trick[1:]:
-            if play_beats(other, winning, trump):
-                winning = other
-        on_table = sum(card_points(card) for _, cards in trick for card in cards)
+    leading = winning_play([{"seat": other, "cards": cards} for other, cards in trick], trump)
+    winning = leading[1] if leading else []
+    on_table = sum(card_points(card) for _, cards in trick for card in cards)
     rows = []
     for play, score in zip(plays, scores, strict=True):
         trumps = sum(1 for card in play if card[1] == trump)
@@ -99,12 +94,8 @@ def distribution(model: Sequence[float], rows: Sequence[Sequence[float]]) -> lis
 
 
 def unseen_cards(mask: int) -> set[str]:
-    found = set()
-    while mask:
-        low = mask & -mask
-        found.add(CARD_OF_BIT[low])
-        mask ^= low
-    return found
+    """The cards of a bit set (rollout.card_mask's inverse)."""
+    return {card for card, index in ID_OF.items() if mask >> index & 1}
 
 
 class FittedReading(inference.Inference):
@@ -321,10 +312,9 @@ def fit(level: str) -> None:
 
 def main(argv: Sequence[str]) -> int:
     global out_dir, weights, tree_model, measuring
-    mine, _, rest = list(argv), None, []
-    if "--" in mine:
-        split = mine.index("--")
-        mine, rest = mine[:split], mine[split + 1:]
+    mine, rest = list(argv), []
+    if "--" in mine:  # the arena's own options follow
+        mine, rest = mine[:mine.index("--")], mine[mine.index("--") + 1:]
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("command", choices=["collect", "fit", "posterior", "arena"])
     parser.add_argument("--out", type=Path, default=out_dir, help="where decisions, weights and measures go")

@@ -2,15 +2,14 @@
 
 from __future__ import annotations
 
-import importlib.util
 import json
 import random
-from collections.abc import Iterator
 from pathlib import Path
 from types import ModuleType
 from typing import Any
 
 import pytest
+from bench_helpers import load_bench
 
 import trickroom.bots.bura as bura_bots
 from trickroom.bots import arena
@@ -19,25 +18,14 @@ from trickroom.bots.bura.inference import read_moves
 from trickroom.bots.bura.memory import remember, sample_hidden
 from trickroom.games import events_for, load_game
 
-BENCH = Path(__file__).resolve().parent.parent / "bench" / "bura_reading.py"
-
 
 @pytest.fixture
-def reading(tmp_path: Path) -> Iterator[ModuleType]:
+def reading(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> ModuleType:
     """The bench module, loaded for the test and writing under ``tmp_path``; what it patches is put back."""
-    patched = (bura_bots.read_moves, rollout.Playout.choose, arena.play_one_hand, arena.make_seat_bot)
-    seats = dict(arena.OUTSIDE_SEATS)
-    spec = importlib.util.spec_from_file_location("reading_bench", BENCH)
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    try:
-        spec.loader.exec_module(module)
-        module.out_dir = tmp_path
-        yield module
-    finally:
-        bura_bots.read_moves, rollout.Playout.choose, arena.play_one_hand, arena.make_seat_bot = patched
-        arena.OUTSIDE_SEATS.clear()
-        arena.OUTSIDE_SEATS.update(seats)
+    module = load_bench("bura_reading.py", monkeypatch, (bura_bots, "read_moves"), (rollout.Playout, "choose"),
+                        (arena, "play_one_hand"), (arena, "make_seat_bot"))
+    module.out_dir = tmp_path
+    return module
 
 
 def _play_normal_hands(reading: ModuleType, seeds: range) -> list[tuple[Any, int, dict[str, Any], list[Any]]]:

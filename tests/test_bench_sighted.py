@@ -2,13 +2,11 @@
 
 from __future__ import annotations
 
-import importlib.util
 import random
-from collections.abc import Iterator
-from pathlib import Path
 from types import ModuleType
 
 import pytest
+from bench_helpers import load_bench
 
 import trickroom.bots.bura as bura_bots
 import trickroom.bots.mpourloto as mpourloto_bots
@@ -18,24 +16,12 @@ from trickroom.bots.mpourloto.memory import remember as remember_mpourloto
 from trickroom.bots.search import SearchResult
 from trickroom.games import events_for, load_game
 
-BENCH = Path(__file__).resolve().parent.parent / "bench" / "sighted.py"
-
 
 @pytest.fixture
-def sighted() -> Iterator[ModuleType]:
+def sighted(monkeypatch: pytest.MonkeyPatch) -> ModuleType:
     """The bench module, loaded for the test; what it patches is put back afterwards."""
-    patched = (bura_bots.sample_hidden, bura_bots.read_moves, mpourloto_bots.sample_hidden, arena.play_one_hand)
-    seats = dict(arena.OUTSIDE_SEATS)
-    spec = importlib.util.spec_from_file_location("sighted_bench", BENCH)
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    try:
-        spec.loader.exec_module(module)
-        yield module
-    finally:
-        bura_bots.sample_hidden, bura_bots.read_moves, mpourloto_bots.sample_hidden, arena.play_one_hand = patched
-        arena.OUTSIDE_SEATS.clear()
-        arena.OUTSIDE_SEATS.update(seats)
+    return load_bench("sighted.py", monkeypatch, (bura_bots, "sample_hidden"), (bura_bots, "read_moves"),
+                      (mpourloto_bots, "sample_hidden"), (arena, "play_one_hand"))
 
 
 def test_bura_worlds_hold_the_real_hand_only_while_a_sighted_seat_decides(sighted: ModuleType) -> None:
